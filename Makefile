@@ -1,0 +1,121 @@
+# Top-level build of the project: kernel (Debian 6.1 + kernel-patches/),
+# BPF programs, tests in QEMU, benchmarks.  `make help` lists the targets.
+# Quiet by default; V=1 shows every command.  DEBUG=1 builds and tests a
+# kernel with lock/atomic-sleep debugging in build/kbuild-debug.
+
+ROOT   := $(CURDIR)
+BUILD  := $(ROOT)/build
+DEBUG  ?= 0
+V      ?= 0
+ifeq ($(DEBUG),1)
+KOBJ   := $(BUILD)/kbuild-debug
+FRAGS  := $(filter-out %/debug.config,$(wildcard kernel-patches/*.config)) kernel-patches/debug.config
+else
+KOBJ   := $(BUILD)/kbuild
+FRAGS  := $(filter-out %/debug.config,$(wildcard kernel-patches/*.config))
+endif
+KIMAGE := $(KOBJ)/arch/x86/boot/bzImage
+BPFOUT := $(BUILD)/bpf
+STAMPS := $(BUILD)/stamps
+export BUILD KOBJ KIMAGE V
+
+Q := $(if $(filter 1,$(V)),,@)
+CLANG   ?= clang-16
+BPFTOOL ?= bpftool
+BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -Wall -I$(BPFOUT)
+USER_CFLAGS := -g -O2 -Wall -Wextra -Wno-unused-parameter -I$(BPFOUT)
+USER_LIBS := -lbpf -lelf -lz
+
+# Debian packages the project uses (make deps installs the missing ones).
+DEB_PKGS := linux-source-6.1 build-essential bc bison flex libssl-dev \
+	libelf-dev zlib1g-dev dwarves cpio xz-utils kmod rsync git ccache \
+	qemu-system-x86 busybox-static clang-16 llvm-16 bpftool libbpf-dev \
+	cgroup-tools apache2 wrk stress-ng linux-perf gnuplot-nox iproute2 procps
+
+.PHONY: all help deps kernel kernel-force bpf test vm-shell export-patches clean distclean
+all: kernel bpf
+
+help:
+	@echo "make deps            install the Debian packages the project needs (root)"
+	@echo "make kernel          unpack linux-source-6.1, apply kernel-patches/, build"
+	@echo "make kernel-force    rebuild after editing build/linux by hand"
+	@echo "make bpf             build the BPF programs and their loaders"
+	@echo "make test            deps + kernel + bpf, host tests, guest suite in QEMU"
+	@echo "make bench [QUICK=1] run the benchmark scenarios, write results/"
+	@echo "make vm-shell        interactive shell in the guest (exit powers off)"
+	@echo "make export-patches  turn build/linux commits into kernel-patches/"
+	@echo "make clean           remove build outputs but keep build/linux"
+	@echo "make distclean       remove build/ entirely"
+	@echo "Options: V=1 verbose, DEBUG=1 lockdep/atomic-sleep kernel (build/kbuild-debug)"
+
+deps:
+	$(Q)missing=$$(for p in $(DEB_PKGS); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "  DEPS     apt-get install $$missing"; \
+		[ "$$(id -u)" = 0 ] || { echo "error: run 'make deps' as root to install: $$missing" >&2; exit 1; }; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >$(BUILD).deps.log 2>&1 \
+			|| { tail -n 20 $(BUILD).deps.log >&2; exit 1; }; \
+	fi
+
+# ---- kernel -------------------------------------------------------------
+PATCH_INPUTS := kernel-patches/series $(wildcard kernel-patches/*.patch) \
+	scripts/kernel-prepare.sh scripts/common.sh
+$(STAMPS)/prepare: $(PATCH_INPUTS)
+	$(Q)mkdir -p $(STAMPS)
+	$(Q)scripts/kernel-prepare.sh
+	$(Q)touch $@
+
+KSTAMP := $(KOBJ)/.stamp-built
+$(KSTAMP): $(STAMPS)/prepare $(FRAGS) scripts/kernel-build.sh scripts/kernel-config.sh
+	$(Q)scripts/kernel-build.sh $(FRAGS)
+	$(Q)touch $@
+
+kernel: deps $(KSTAMP)
+kernel-force: $(STAMPS)/prepare
+	$(Q)scripts/kernel-build.sh $(FRAGS)
+	$(Q)touch $(KSTAMP)
+
+export-patches:
+	$(Q)scripts/export-patches.sh
+	$(Q)mkdir -p $(STAMPS) && touch $(STAMPS)/prepare
+
+# ---- BPF programs -------------------------------------------------------
+# vmlinux.h comes from the built kernel's BTF; every BPF object depends on it.
+$(BPFOUT)/vmlinux.h: $(KSTAMP)
+	$(Q)mkdir -p $(BPFOUT)
+	@echo "  GEN      vmlinux.h"
+	$(Q)$(BPFTOOL) btf dump file $(KOBJ)/vmlinux format c >$@.tmp && mv $@.tmp $@
+
+$(BPFOUT)/%.bpf.o: tests/bpf/%.bpf.c $(BPFOUT)/vmlinux.h
+	@echo "  CLANG    $(notdir $@)"
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BPFOUT)/%.skel.h: $(BPFOUT)/%.bpf.o
+	@echo "  SKEL     $(notdir $@)"
+	$(Q)$(BPFTOOL) gen skeleton $< >$@.tmp && mv $@.tmp $@
+
+$(BPFOUT)/%: tests/bpf/%.c $(BPFOUT)/%.skel.h
+	@echo "  CC       $(notdir $@)"
+	$(Q)$(CC) $(USER_CFLAGS) $< -o $@ $(USER_LIBS)
+
+.SECONDARY:
+BPF_TARGETS := $(BPFOUT)/swcount
+bpf: $(BPF_TARGETS)
+
+# ---- tests and VM -------------------------------------------------------
+# Included makefiles may add prerequisites of `make test` to TEST_DEPS.
+TEST_DEPS :=
+-include bench/bench.mk
+
+test: deps kernel bpf $(TEST_DEPS)
+	$(Q)scripts/test.sh
+
+vm-shell: kernel
+	$(Q)vm/run-qemu.sh -s $(VMFLAGS)
+
+clean:
+	$(Q)rm -rf $(BPFOUT) $(BUILD)/test $(BUILD)/vm $(BUILD)/kbuild $(BUILD)/kbuild-debug $(STAMPS)
+
+distclean:
+	$(Q)rm -rf $(BUILD)

@@ -1,0 +1,13 @@
+#!/bin/sh
+# The test runner reports a failing, a skipped and a hanging test correctly
+# and exits non-zero: proves that a failing guest test fails `make test`.
+# timeout: 30
+out=$(tests/run-suite.sh -l /tmp/runner-selftest tests/fixtures/runner)
+rc=$?
+echo "$out"
+[ $rc -ne 0 ] || { echo "runner exited 0 despite failures"; exit 1; }
+echo "$out" | grep -q '^ok 1 01-pass' &&
+echo "$out" | grep -q '^not ok 2 02-fail' &&
+echo "$out" | grep -q '^ok 3 03-skip # SKIP' &&
+echo "$out" | grep -q '^not ok 4 04-hang' &&
+echo "$out" | grep -q '^# passed=1 failed=2 skipped=1'

@@ -1,0 +1,49 @@
+#!/bin/bash
+# TAP-style test runner, used on the host (tests/host) and inside the guest
+# (tests/guest).  Runs every executable NN-*.sh in the given folder in name
+# order.  Exit 0 = pass, 77 = skip, anything else (including the timeout)
+# = fail.  A test's `# timeout: N` line sets its limit (default 120 s).
+# Output: `ok N name`, `not ok N name` (with the tail of the test's log as
+# `#` lines), then `# passed=P failed=F skipped=S`.  Exit 1 if any failed.
+# Limits: tests run one at a time; each sees $TEST_LOG_DIR for scratch logs.
+set -u
+usage() { echo "usage: run-suite.sh [-l LOGDIR] [-h] DIR"; }
+logdir=
+while getopts "l:h" opt; do
+	case $opt in
+	l) logdir=$OPTARG ;;
+	h) usage; exit 0 ;;
+	*) usage >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# = 1 ] && [ -d "$1" ] || { usage >&2; exit 2; }
+dir=$(cd "$1" && pwd)
+logdir=${logdir:-${OUT:-/tmp}/logs-$(basename "$dir")}
+mkdir -p "$logdir"
+export TEST_LOG_DIR=$logdir
+
+n=0 pass=0 fail=0 skip=0
+for t in "$dir"/[0-9]*.sh; do
+	[ -x "$t" ] || continue
+	n=$((n + 1))
+	name=$(basename "$t" .sh)
+	limit=$(sed -n 's/^# timeout: *\([0-9][0-9]*\).*/\1/p' "$t" | head -n1)
+	limit=${limit:-120}
+	log=$logdir/$name.log
+	start=$(date +%s)
+	timeout -k 5 "$limit" "$t" >"$log" 2>&1 </dev/null
+	rc=$?
+	secs=$(( $(date +%s) - start ))
+	if [ $rc = 0 ]; then
+		echo "ok $n $name (${secs}s)"; pass=$((pass + 1))
+	elif [ $rc = 77 ]; then
+		echo "ok $n $name # SKIP $(tail -n1 "$log")"; skip=$((skip + 1))
+	else
+		[ $rc = 124 ] && echo "timed out after ${limit}s" >>"$log"
+		echo "not ok $n $name (exit $rc, ${secs}s)"; fail=$((fail + 1))
+		tail -n 15 "$log" | sed 's/^/#   /'
+	fi
+done
+echo "# passed=$pass failed=$fail skipped=$skip"
+[ $fail = 0 ]
