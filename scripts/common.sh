@@ -8,6 +8,9 @@ KTARBALL=${KTARBALL:-/usr/src/linux-source-6.1.tar.xz}
 PATCHDIR=$ROOT/kernel-patches
 export CCACHE_DIR=${CCACHE_DIR:-/var/cache/scx-ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+# Hit across clones: paths below the repo are hashed relative to it, and the
+# object folder is not hashed (debug info may then name another clone's path).
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$ROOT} CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
 # Fixed build identity so ccache hits across clones and rebuilds.
 export KBUILD_BUILD_USER=scx KBUILD_BUILD_HOST=build
 JOBS=${JOBS:-$(nproc)}

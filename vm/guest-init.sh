@@ -20,8 +20,30 @@ mountpoint -q /dev || mount -t devtmpfs dev /dev
 mkdir -p /dev/pts /dev/shm 2>/dev/null
 mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /dev/shm
-for d in /tmp /run /var/tmp /var/log /var/lib/apache2 /var/cache/apache2; do
+vmout= vmshell=0 vmcwd=/ vmroot=
+for arg in $(cat /proc/cmdline); do
+	case $arg in
+	vmout=*) vmout=${arg#vmout=} ;;
+	vmshell=*) vmshell=${arg#vmshell=} ;;
+	vmcwd=*) vmcwd=${arg#vmcwd=} ;;
+	vmroot=*) vmroot=${arg#vmroot=} ;;
+	esac
+done
+
+mount -t tmpfs -o mode=755 tmpfs /run
+# /tmp becomes a tmpfs; a repository checked out below the host's /tmp
+# stays visible by binding it back from the host copy.
+mkdir -p /run/host-tmp
+mount --bind /tmp /run/host-tmp
+for d in /tmp /var/tmp /var/log /var/lib/apache2 /var/cache/apache2; do
 	[ -d "$d" ] && mount -t tmpfs -o mode=1777 tmpfs "$d"
+done
+for p in "$vmroot" "$vmcwd"; do
+	case $p in
+	/tmp/?*)
+		mountpoint -q "$p" && continue
+		mkdir -p "$p" && mount --bind "/run/host-tmp/${p#/tmp/}" "$p" ;;
+	esac
 done
 mount -t cgroup2 cgroup2 /sys/fs/cgroup
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
@@ -29,14 +51,6 @@ mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 mount -t bpf bpf /sys/fs/bpf 2>/dev/null
 echo 1 >/proc/sys/kernel/sysrq
 
-vmout= vmshell=0 vmcwd=/
-for arg in $(cat /proc/cmdline); do
-	case $arg in
-	vmout=*) vmout=${arg#vmout=} ;;
-	vmshell=*) vmshell=${arg#vmshell=} ;;
-	vmcwd=*) vmcwd=${arg#vmcwd=} ;;
-	esac
-done
 # The output folder may live under a path that is now a tmpfs (/tmp...).
 [ -n "$vmout" ] && mkdir -p "$vmout" 2>/dev/null
 if [ -z "$vmout" ] || ! mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 vmout "$vmout"; then

@@ -67,7 +67,8 @@ err() { echo "run-qemu: $*" >&2; exit 2; }
 command -v qemu-system-x86_64 >/dev/null || err "qemu-system-x86_64 missing (run 'make deps')"
 
 initrd=$BUILD/vm/initramfs.cpio.gz
-if [ ! -f "$initrd" ] || [ "$ROOT/vm/initramfs-init" -nt "$initrd" ]; then
+if [ ! -f "$initrd" ] || [ "$ROOT/vm/initramfs-init" -nt "$initrd" ] ||
+	[ "$ROOT/vm/mkinitramfs.sh" -nt "$initrd" ]; then
 	mkdir -p "$BUILD/vm"
 	"$ROOT/vm/mkinitramfs.sh" "$initrd" || exit 2
 fi
@@ -107,7 +108,7 @@ else
 fi
 
 append="console=ttyS0 panic=-1 loglevel=5"
-append="$append vminit=$ROOT/vm/guest-init.sh vmout=$out vmcwd=$PWD vmshell=$shell$extra_append"
+append="$append vminit=$ROOT/vm/guest-init.sh vmout=$out vmroot=$ROOT vmcwd=$PWD vmshell=$shell$extra_append"
 cmd=(qemu-system-x86_64 "${accel_args[@]}"
 	-smp "cpus=$cpus,sockets=1,cores=$((cpus / threads)),threads=$threads"
 	-m "$mem" -nodefaults -display none -vga none -no-reboot
