@@ -32,7 +32,7 @@ DEB_PKGS := linux-source-6.1 build-essential bc bison flex libssl-dev \
 	qemu-system-x86 busybox-static clang-16 llvm-16 bpftool libbpf-dev \
 	cgroup-tools apache2 wrk stress-ng linux-perf gnuplot-nox iproute2 procps
 
-.PHONY: all help deps kernel kernel-force bpf test vm-shell export-patches clean distclean
+.PHONY: all help deps kernel kernel-force bpf test vm-shell export-patches check-patches clean distclean
 all: kernel bpf
 
 help:
@@ -44,6 +44,7 @@ help:
 	@echo "make bench [QUICK=1] run the benchmark scenarios, write results/"
 	@echo "make vm-shell        interactive shell in the guest (exit powers off)"
 	@echo "make export-patches  turn build/linux commits into kernel-patches/"
+	@echo "make check-patches   checkpatch --strict every patch, build the series patch by patch"
 	@echo "make clean           remove build outputs but keep build/linux"
 	@echo "make distclean       remove build/ entirely"
 	@echo "Options: V=1 verbose, DEBUG=1 lockdep/atomic-sleep kernel (build/kbuild-debug)"
@@ -75,6 +76,9 @@ kernel: deps $(KSTAMP)
 kernel-force: $(STAMPS)/prepare
 	$(Q)scripts/kernel-build.sh $(FRAGS)
 	$(Q)touch $(KSTAMP)
+
+check-patches: $(STAMPS)/prepare
+	$(Q)scripts/check-patches.sh $(FRAGS)
 
 export-patches:
 	$(Q)scripts/export-patches.sh

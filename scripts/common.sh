@@ -2,7 +2,7 @@
 # Paths are absolute so scripts work from any directory.
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$ROOT/build}
-KSRC=$BUILD/linux                       # git tree: baseline + series
+KSRC=${KSRC:-$BUILD/linux}              # git tree: baseline + series
 KOBJ=${KOBJ:-$BUILD/kbuild}             # out-of-tree object folder
 KTARBALL=${KTARBALL:-/usr/src/linux-source-6.1.tar.xz}
 PATCHDIR=$ROOT/kernel-patches
