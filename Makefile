@@ -104,7 +104,7 @@ $(BPFOUT)/%: tests/bpf/%.c $(BPFOUT)/%.skel.h
 	$(Q)$(CC) $(USER_CFLAGS) $< -o $@ $(USER_LIBS)
 
 .SECONDARY:
-BPF_TARGETS := $(BPFOUT)/swcount
+BPF_TARGETS := $(BPFOUT)/swcount $(BPFOUT)/tcpca
 bpf: $(BPF_TARGETS)
 
 # ---- tests and VM -------------------------------------------------------
