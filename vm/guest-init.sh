@@ -20,6 +20,8 @@ mountpoint -q /dev || mount -t devtmpfs dev /dev
 mkdir -p /dev/pts /dev/shm 2>/dev/null
 mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /dev/shm
+# devtmpfs has no /dev/fd; bash process substitution needs it.
+[ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
 vmout= vmshell=0 vmcwd=/ vmroot=
 for arg in $(cat /proc/cmdline); do
 	case $arg in

@@ -1,0 +1,25 @@
+# bench/bench.mk - make targets of the bench harness (included by the top
+# Makefile, which defines ROOT, BUILD, KIMAGE and the kernel target).
+#   make bench                 full run of every scenario into results/
+#                              (waits for a quiet host first, see run.sh -w)
+#   make bench QUICK=1         every scenario once, briefly, into build/bench/
+#   make bench SCENARIOS="web" only the named scenarios
+#   make bench-check           harness self-check (also run by make test as
+#                              tests/host/65-bench-selfcheck.sh; quick-mode
+#                              plumbing end to end, broken config refused)
+BENCH_STATS := $(BUILD)/bench/stats
+BENCH_MODE = $(if $(filter 1 yes y true,$(QUICK)),-q,-w)
+
+$(BENCH_STATS): $(ROOT)/bench/stats.c
+	@mkdir -p $(dir $@)
+	$(Q)gcc -O2 -Wall -Wextra -std=c11 -o $@ $< -lm
+
+.PHONY: bench bench-check bench-stats
+TEST_DEPS += bench-stats
+bench-stats: $(BENCH_STATS)
+
+bench: deps kernel $(BENCH_STATS)
+	$(Q)BUILD=$(BUILD) STATS=$(BENCH_STATS) $(ROOT)/bench/run.sh $(BENCH_MODE) $(SCENARIOS)
+
+bench-check: kernel $(BENCH_STATS)
+	$(Q)BUILD=$(BUILD) STATS=$(BENCH_STATS) $(ROOT)/bench/selfcheck.sh

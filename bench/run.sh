@@ -1,0 +1,198 @@
+#!/bin/bash
+# run.sh - host side of the bench harness.  Checks the scenarios, boots the
+# project kernel once to check every cgroup config (a broken one stops the
+# harness before anything runs), then boots once per scenario through
+# vm/run-qemu.sh, where bench/guest/main.sh alternates the variants.  Each
+# scenario's folder gets raw.csv, meta.txt, qemu-cmdline, summary.md and
+# PNG plots (bench/report.sh).
+# Limits: runs the scenarios one after another; numbers taken while the
+# host is busy (e.g. a kernel build) are noise, see -w.
+set -uo pipefail
+BENCH=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(dirname "$BENCH")
+BUILD=${BUILD:-$ROOT/build}
+STATS=${STATS:-$BUILD/bench/stats}
+. "$BENCH/lib/scenario.sh"
+
+usage() {
+	cat <<EOF
+usage: bench/run.sh [-q] [-w] [-o DIR] [-c N] [-m MiB] [SCENARIO...]
+Run bench scenarios (default: every bench/scenarios/*.scn) in QEMU.
+  -q        quick mode: each scenario's 'quick' overrides (one short round);
+            results go to build/bench/ unless -o is given
+  -w        wait (poll every 60 s, up to 30 min) until no kernel build runs
+            and the 1-minute load average is below 0.5 before starting
+  -o DIR    parent folder for <date>-<scenario>/ (default: results/, or
+            build/bench/ with -q)
+  -c N      guest vCPUs (default 2)
+  -m MiB    guest memory (default 2048)
+  -h        this help
+SCENARIO is a name (bench/scenarios/NAME.scn) or a path to a .scn file.
+Progress is printed as: [scenario] round r/R run i/n variant V sched S elapsed.
+EOF
+}
+
+die() { echo "bench: $*" >&2; exit 1; }
+
+quick= wait_quiet=0 parent= cpus=2 mem=2048
+while getopts "qwo:c:m:h" opt; do
+	case $opt in
+	q) quick=quick ;;
+	w) wait_quiet=1 ;;
+	o) parent=$OPTARG ;;
+	c) cpus=$OPTARG ;;
+	m) mem=$OPTARG ;;
+	h) usage; exit 0 ;;
+	*) usage >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ -n "$parent" ] || { if [ -n "$quick" ]; then parent=$BUILD/bench; else parent=$ROOT/results; fi; }
+[ -x "$ROOT/vm/run-qemu.sh" ] || die "vm/run-qemu.sh missing"
+
+# Resolve scenario files; check them all before booting anything.
+files=()
+if [ $# = 0 ]; then
+	for f in "$BENCH"/scenarios/*.scn; do files+=("$f"); done
+else
+	for s in "$@"; do
+		case $s in */* | *.scn) f=$(realpath -m "$s") ;; *) f=$BENCH/scenarios/$s.scn ;; esac
+		files+=("$f")
+	done
+fi
+configs=()
+cfg_path() { case $1 in */*) echo "$ROOT/$1" ;; *) echo "$ROOT/cgroup-configs/$1" ;; esac; }
+for f in "${files[@]}"; do
+	scn_load "$f" "$quick" || exit 1
+	[ -f "$BENCH/workloads/$SCN_WORKLOAD.sh" ] || die "$f: unknown workload '$SCN_WORKLOAD'"
+	( . "$BENCH/workloads/$SCN_WORKLOAD.sh" && wl_check ) || die "$f: not valid for workload $SCN_WORKLOAD"
+	for s in $(scn_scheds); do
+		[ -f "$BENCH/schedulers/$s.sh" ] || [ -f "${BENCH_SCHED_DIR:-/nonexistent}/$s.sh" ] ||
+			die "$f: unknown scheduler '$s' (no bench/schedulers/$s.sh)"
+	done
+	for c in $(scn_configs); do
+		[ -f "$(cfg_path "$c")" ] || die "$f: cgroup config $(cfg_path "$c") not found"
+		[[ " ${configs[*]-} " == *" $c "* ]] || configs+=("$c")
+	done
+done
+
+[ -x "$STATS" ] || die "$STATS missing: build it with 'make bench' (or gcc -O2 -o $STATS bench/stats.c -lm)"
+
+# compiling: is a compiler (a kernel build) running on the host?
+compiling() { pgrep -f 'make -C .*build/linux' >/dev/null || pgrep -x cc1 >/dev/null; }
+# busy: why the host is not quiet enough to benchmark ("" if it is)
+busy() {
+	local load
+	load=$(cut -d' ' -f1 /proc/loadavg)
+	if compiling; then
+		echo "a compiler (kernel build?) is running, load $load"
+	elif ! awk -v l="$load" 'BEGIN { exit !(l < 0.5) }'; then
+		echo "load average $load >= 0.5"
+	fi
+}
+if [ $wait_quiet = 1 ]; then
+	for i in $(seq 31); do
+		why=$(busy)
+		[ -z "$why" ] && break
+		[ "$i" = 31 ] && die "host still busy after 30 min ($why); not benchmarking"
+		echo "bench: host busy ($why); waiting 60 s"
+		sleep 60
+	done
+fi
+
+stamp=$(date +%Y%m%d-%H%M%S)
+stage=$BUILD/bench/stage-$stamp
+mkdir -p "$stage"
+t0=$(date +%s)
+qemu() { "$ROOT/vm/run-qemu.sh" -q -c "$cpus" -m "$mem" -e "BENCH_SCHED_DIR=${BENCH_SCHED_DIR-}" "$@"; }
+
+# Boot 1: every cgroup config must be accepted before anything is measured.
+if [ ${#configs[@]} -gt 0 ]; then
+	echo "bench: checking cgroup configs in the guest: ${configs[*]}"
+	qemu -T 180 -o "$stage/preflight" -- "$BENCH/guest/main.sh" check "${configs[@]}"
+	prc=$?
+	if [ $prc != 0 ]; then
+		echo "bench: the cgroup config check failed (exit $prc); nothing was run." >&2
+		if [ -s "$stage/preflight/guest-errors.log" ]; then
+			sed 's/^/  /' "$stage/preflight/guest-errors.log" >&2
+		else
+			tail -n 20 "$stage/preflight/console.log" 2>/dev/null | sed 's/^/  | /' >&2
+		fi
+		exit 1
+	fi
+fi
+
+# meta FILE: what was measured on what
+meta() {
+	local kcfg=$BUILD/kbuild/.config
+	echo "date=$(date -u +%FT%TZ)"
+	echo "scenario=$SCN_NAME"
+	echo "mode=${quick:-full}"
+	echo "rounds=$SCN_ROUNDS"
+	echo "duration_s=$SCN_DURATION"
+	echo "warmup_s=$SCN_WARMUP"
+	echo "variants=$SCN_VARIANTS"
+	echo "host_cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)"
+	echo "host_cpus=$(nproc)"
+	echo "host_load_before=$1"
+	echo "host_compiler_running_before=$3"
+	echo "host_load_after=$(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "host_compiler_running_after=$(compiling && echo yes || echo no)"
+	echo "host_compiler_samples=$(grep -c busy "$2/.host-samples") of $(wc -l <"$2/.host-samples") (every 5 s)"
+	echo "guest_vcpus=$cpus"
+	echo "guest_mem_mib=$mem"
+	echo "accel=$(sed -n 's/^accel=//p' "$2/timing" 2>/dev/null || grep -o 'accel [a-z]*' "$2/qemu-cmdline" | cut -d' ' -f2)"
+	echo "kernel_config_sha1=$(sha1sum "$kcfg" 2>/dev/null | cut -d' ' -f1)"
+	echo "series_commit=$(git -C "$BUILD/linux" rev-parse HEAD 2>/dev/null || echo unknown)"
+	echo "harness_commit=$(git -C "$ROOT" rev-parse -q --verify HEAD 2>/dev/null || echo none)$(git -C "$ROOT" status --porcelain 2>/dev/null | grep -q . && echo '+dirty')"
+	echo "qemu=$(qemu-system-x86_64 --version | head -1)"
+	sed 's/^/guest_/' "$2/guest-info.txt" 2>/dev/null
+}
+
+rc=0
+for f in "${files[@]}"; do
+	scn_load "$f" "$quick" || exit 1
+	dir=$stage/$SCN_NAME
+	mkdir -p "$dir"
+	cp "$f" "$dir/scenario.scn"
+	: >"$dir/progress.log"
+	nv=$(wc -w <<<"$SCN_VARIANTS")
+	limit=$((SCN_ROUNDS * nv * (SCN_WARMUP + SCN_DURATION + 60) + 180))
+	load=$(cut -d' ' -f1-3 /proc/loadavg)
+	comp_before=$(compiling && echo yes || echo no)
+	echo "bench: scenario $SCN_NAME: $SCN_ROUNDS round(s) x $nv variant(s) ($SCN_VARIANTS), ${SCN_DURATION}s + ${SCN_WARMUP}s warm-up each"
+	qemu -T "$limit" -o "$dir" -- "$BENCH/guest/main.sh" run "$f" $quick &
+	qpid=$!
+	# sample the host every 5 s: was a compiler running during the scenario?
+	( while kill -0 $qpid 2>/dev/null; do
+		compiling && echo busy || echo quiet
+		sleep 5
+	done >"$dir/.host-samples" ) &
+	spid=$!
+	tail -n +1 -F --pid=$qpid "$dir/progress.log" 2>/dev/null | while IFS= read -r l; do
+		e=$(($(date +%s) - t0)); printf '  %d:%02d %s\n' $((e / 60)) $((e % 60)) "$l"; done
+	wait $qpid
+	grc=$?
+	wait $spid
+	if [ $grc != 0 ]; then
+		echo "bench: scenario $SCN_NAME failed (guest exit $grc); logs in $dir" >&2
+		sed 's/^/  /' "$dir/guest-errors.log" >&2 2>/dev/null
+		rc=1
+		continue
+	fi
+	meta "$load" "$dir" "$comp_before" >"$dir/meta.txt"
+	"$BENCH/report.sh" "$dir" || { echo "bench: report for $SCN_NAME failed" >&2; rc=1; continue; }
+	final=$parent/$(date +%F)-$SCN_NAME
+	n=1
+	while [ -e "$final" ]; do n=$((n + 1)); final=$parent/$(date +%F)-$SCN_NAME-$n; done
+	mkdir -p "$parent"
+	mkdir "$final"
+	for x in raw.csv meta.txt qemu-cmdline scenario.scn summary.md progress.log guest-errors.log; do
+		[ -s "$dir/$x" ] && cp "$dir/$x" "$final/"
+	done
+	cp "$dir"/*.png "$dir"/stats-*.csv "$final/" 2>/dev/null
+	echo "bench: $SCN_NAME -> $final"
+done
+e=$(($(date +%s) - t0))
+echo "bench: finished in $((e / 60))m$((e % 60))s$([ $rc = 0 ] || echo ' WITH FAILURES')"
+exit $rc

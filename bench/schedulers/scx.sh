@@ -1,0 +1,55 @@
+# scx.sh - helpers for sched_ext scheduler plug-ins (sourced by a plug-in
+# such as scx_simple.sh, never used as a scheduler itself).  A BPF scheduler
+# is a loader command started in the background; it is ready when
+# /sys/kernel/sched_ext/state reads "enabled", and alive while that is still
+# true and the loader still runs.  If the kernel ejects the scheduler
+# (error, stall watchdog), state leaves "enabled" and sched_alive fails: the
+# harness then marks the run "ejected" and reports no numbers for it.
+# Limits: one BPF scheduler at a time (the kernel allows only one).
+
+SCX_STATE=/sys/kernel/sched_ext/state
+SCX_PIDFILE=/tmp/bench-scx.pid
+SCX_LOG=${OUT:-/tmp}/scx-loader.log
+
+scx_state() { cat $SCX_STATE 2>/dev/null || echo missing; }
+
+# scx_start TIMEOUT_S LOADER [ARGS...]
+scx_start() {
+	local timeout=$1 i pid
+	shift
+	[ -r $SCX_STATE ] || { echo "scx: $SCX_STATE missing: kernel without sched_ext?" >&2; return 1; }
+	[ -x "$1" ] || { echo "scx: loader '$1' not found or not executable" >&2; return 1; }
+	[ "$(scx_state)" = disabled ] || { echo "scx: state is '$(scx_state)' before start" >&2; return 1; }
+	echo "=== $(date +%T) start: $*" >>"$SCX_LOG"
+	"$@" >>"$SCX_LOG" 2>&1 &
+	pid=$!
+	echo $pid >$SCX_PIDFILE
+	for i in $(seq $((timeout * 10))); do
+		[ "$(scx_state)" = enabled ] && return 0
+		kill -0 $pid 2>/dev/null || { echo "scx: loader exited before enabling (log: $SCX_LOG)" >&2; return 1; }
+		sleep 0.1
+	done
+	echo "scx: not enabled after ${timeout}s (state '$(scx_state)')" >&2
+	return 1
+}
+
+scx_alive() {
+	local pid
+	pid=$(cat $SCX_PIDFILE 2>/dev/null)
+	[ "$(scx_state)" = enabled ] || { echo "scx: state is '$(scx_state)': scheduler ejected" >&2; return 1; }
+	kill -0 "$pid" 2>/dev/null || { echo "scx: loader $pid is gone" >&2; return 1; }
+}
+
+scx_stop() {
+	local pid i
+	pid=$(cat $SCX_PIDFILE 2>/dev/null)
+	rm -f $SCX_PIDFILE
+	[ -n "$pid" ] && kill -INT "$pid" 2>/dev/null
+	for i in $(seq 100); do
+		[ "$(scx_state)" = disabled ] && { wait "$pid" 2>/dev/null; return 0; }
+		sleep 0.1
+	done
+	[ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null
+	echo "scx: still '$(scx_state)' 10 s after stopping the loader" >&2
+	return 1
+}

@@ -1,0 +1,55 @@
+#!/bin/bash
+# selfcheck.sh - end-to-end self-check of the bench harness (make
+# bench-check, part of make test): runs every scenario in quick mode through
+# QEMU into a scratch folder and checks that each produced raw.csv with ok
+# rows for every variant, meta.txt, qemu-cmdline, summary.md and PNG plots;
+# then checks that a scenario with a broken cgroup config is refused with
+# cgconfigparser's message before anything runs.  It checks the plumbing,
+# not the numbers.  Limits: needs the built kernel; takes a few minutes.
+set -uo pipefail
+BENCH=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(dirname "$BENCH")
+BUILD=${BUILD:-$ROOT/build}
+case ${1-} in -h | --help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+
+scratch=$BUILD/bench/selfcheck
+rm -rf "$scratch"
+mkdir -p "$scratch"
+fail=0
+bad() { echo "bench-check: FAIL: $*" >&2; fail=1; }
+
+echo "bench-check: quick run of every scenario"
+"$BENCH/run.sh" -q -o "$scratch/ok" 2>&1 | tee "$scratch/ok.log" || bad "quick run failed"
+for f in "$BENCH"/scenarios/*.scn; do
+	name=$(basename "$f" .scn)
+	d=$(ls -d "$scratch/ok/"*-"$name" 2>/dev/null | head -1)
+	[ -n "$d" ] || { bad "$name: no results folder"; continue; }
+	for x in raw.csv meta.txt qemu-cmdline summary.md scenario.scn; do
+		[ -s "$d/$x" ] || bad "$name: $x missing or empty"
+	done
+	ls "$d"/*.png >/dev/null 2>&1 || bad "$name: no PNG plot"
+	for p in "$d"/*.png; do
+		[ "$(head -c 8 "$p" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || bad "$name: $p is not a PNG"
+	done
+	. "$BENCH/lib/scenario.sh"
+	scn_load "$f" quick || bad "$name: scenario does not parse"
+	for v in $SCN_VARIANTS; do
+		awk -F, -v v="$v" '$3 == v && $8 == "ok" { f = 1 } END { exit !f }' "$d/raw.csv" ||
+			bad "$name: no ok rows for variant $v"
+	done
+	grep -q '^kernel_config_sha1=[0-9a-f]\{40\}$' "$d/meta.txt" || bad "$name: no kernel config hash in meta.txt"
+	grep -q 'qemu-system' "$d/qemu-cmdline" || bad "$name: qemu-cmdline has no QEMU command"
+done
+
+echo "bench-check: a broken cgroup config must stop the harness"
+if "$BENCH/run.sh" -q -o "$scratch/broken" "$ROOT/tests/fixtures/bench-broken.scn" >"$scratch/broken.log" 2>&1; then
+	bad "a scenario with a broken cgroup config was accepted"
+fi
+grep -q 'cgconfigparser -l .*bench-bad-weight.conf failed' "$scratch/broken.log" ||
+	bad "cgconfigparser's refusal is not shown"
+grep -qi 'out of range' "$scratch/broken.log" || bad "cgconfigparser's own message is not shown"
+[ ! -e "$scratch/broken" ] || bad "results were written for a refused scenario"
+sed 's/^/  | /' "$scratch/broken.log"
+
+[ $fail = 0 ] && echo "bench-check: ok" || echo "bench-check: FAILED (logs in $scratch)"
+exit $fail

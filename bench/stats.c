@@ -1,0 +1,349 @@
+/*
+ * stats.c - statistics for the bench harness's raw CSV files.
+ *
+ * Input: a CSV with a header naming at least the columns round, variant,
+ * metric, value, status (extra columns are ignored; no quoted fields).  Only
+ * rows with status "ok" are used.
+ *
+ *   stats summary FILE            per (variant, metric): n, mean, sample sd,
+ *                                 median, min, max and the 95% confidence
+ *                                 interval of the mean (Student t, n-1 df)
+ *   stats ratio FILE BASE OTHER   per metric, over the rounds where both
+ *                                 variants have a value: the geometric mean
+ *                                 of the per-round ratios OTHER/BASE with a
+ *                                 95% CI (t interval on the log ratios,
+ *                                 exponentiated), plus the ratio of means
+ *   stats tq DF                   the 0.975 quantile of Student's t
+ *
+ * FILE may be "-" for stdin.  Output is CSV on stdout; undefined figures
+ * (sd or CI with one value, a log of a non-positive ratio) are empty fields.
+ * Limits: lines up to 4095 bytes, names up to 63 bytes, no quoting.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NAME_MAX_LEN 64
+
+struct row {
+	char variant[NAME_MAX_LEN];
+	char metric[NAME_MAX_LEN];
+	long round;
+	double value;
+};
+
+static struct row *rows;
+static size_t nrows;
+
+static void die(const char *fmt, const char *a, const char *b)
+{
+	fprintf(stderr, "stats: ");
+	fprintf(stderr, fmt, a, b);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: stats summary FILE\n"
+		"       stats ratio FILE BASE OTHER\n"
+		"       stats tq DF\n"
+		"FILE is a CSV with columns round,variant,metric,value,status (\"-\" = stdin);\n"
+		"only status=ok rows count.  summary: n, mean, sd, median, min, max and the\n"
+		"95%% CI of the mean per variant and metric.  ratio: per metric, geometric\n"
+		"mean of per-round OTHER/BASE ratios with a 95%% t-interval on the logs.\n");
+}
+
+/* Two-sided 95% Student t quantile.  Table for df <= 30, then the
+ * Cornish-Fisher expansion around the normal quantile (error < 1e-4). */
+static double t975(long df)
+{
+	static const double tab[31] = { 0, 12.7062, 4.3027, 3.1824, 2.7764,
+		2.5706, 2.4469, 2.3646, 2.3060, 2.2622, 2.2281, 2.2010, 2.1788,
+		2.1604, 2.1448, 2.1314, 2.1199, 2.1098, 2.1009, 2.0930, 2.0860,
+		2.0796, 2.0739, 2.0687, 2.0639, 2.0595, 2.0555, 2.0518, 2.0484,
+		2.0452, 2.0423 };
+	double z = 1.959964, d = (double)df;
+	double g1, g2, g3;
+
+	if (df < 1)
+		return NAN;
+	if (df <= 30)
+		return tab[df];
+	g1 = (pow(z, 3) + z) / 4;
+	g2 = (5 * pow(z, 5) + 16 * pow(z, 3) + 3 * z) / 96;
+	g3 = (3 * pow(z, 7) + 19 * pow(z, 5) + 17 * pow(z, 3) - 15 * z) / 384;
+	return z + g1 / d + g2 / (d * d) + g3 / (d * d * d);
+}
+
+/* Split a CSV line in place; returns the number of fields. */
+static int split(char *line, char **f, int max)
+{
+	int n = 0;
+	char *p = line;
+
+	line[strcspn(line, "\r\n")] = '\0';
+	while (n < max) {
+		f[n++] = p;
+		p = strchr(p, ',');
+		if (!p)
+			break;
+		*p++ = '\0';
+	}
+	return n;
+}
+
+static int col(char **f, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(f[i], name))
+			return i;
+	return -1;
+}
+
+static void load(const char *path)
+{
+	char line[4096], *f[64];
+	int n, c_round, c_var, c_met, c_val, c_st;
+	long lineno = 1;
+	size_t cap = 0;
+	FILE *in = strcmp(path, "-") ? fopen(path, "r") : stdin;
+
+	if (!in)
+		die("cannot open %s: %s", path, strerror(errno));
+	if (!fgets(line, sizeof(line), in))
+		die("%s: empty file%s", path, "");
+	n = split(line, f, 64);
+	c_round = col(f, n, "round");
+	c_var = col(f, n, "variant");
+	c_met = col(f, n, "metric");
+	c_val = col(f, n, "value");
+	c_st = col(f, n, "status");
+	if (c_round < 0 || c_var < 0 || c_met < 0 || c_val < 0 || c_st < 0)
+		die("%s: header must name round,variant,metric,value,status%s", path, "");
+	while (fgets(line, sizeof(line), in)) {
+		char *end, where[300];
+		struct row r;
+
+		lineno++;
+		snprintf(where, sizeof(where), "%s:%ld", path, lineno);
+		if (!strchr(line, '\n') && !feof(in))
+			die("%s: line too long%s", where, "");
+		n = split(line, f, 64);
+		if (n == 1 && f[0][0] == '\0')
+			continue;
+		if (n <= c_round || n <= c_var || n <= c_met || n <= c_val || n <= c_st)
+			die("%s: too few fields%s", where, "");
+		if (strcmp(f[c_st], "ok"))
+			continue;
+		if (strlen(f[c_var]) >= NAME_MAX_LEN || strlen(f[c_met]) >= NAME_MAX_LEN)
+			die("%s: name too long%s", where, "");
+		strcpy(r.variant, f[c_var]);
+		strcpy(r.metric, f[c_met]);
+		errno = 0;
+		r.round = strtol(f[c_round], &end, 10);
+		if (errno || end == f[c_round] || *end)
+			die("%s: bad round '%s'", where, f[c_round]);
+		r.value = strtod(f[c_val], &end);
+		if (end == f[c_val] || *end || !isfinite(r.value))
+			die("%s: bad value '%s'", where, f[c_val]);
+		if (nrows == cap) {
+			cap = cap ? 2 * cap : 256;
+			rows = realloc(rows, cap * sizeof(*rows));
+			if (!rows)
+				die("out of memory%s%s", "", "");
+		}
+		rows[nrows++] = r;
+	}
+	if (in != stdin)
+		fclose(in);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+struct desc {
+	size_t n;
+	double mean, sd, median, min, max, lo, hi;
+};
+
+static struct desc describe(double *v, size_t n)
+{
+	struct desc d = { .n = n, .sd = NAN, .lo = NAN, .hi = NAN };
+	double sum = 0, ss = 0;
+
+	qsort(v, n, sizeof(*v), cmp_double);
+	for (size_t i = 0; i < n; i++)
+		sum += v[i];
+	d.mean = sum / n;
+	d.min = v[0];
+	d.max = v[n - 1];
+	d.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	if (n >= 2) {
+		for (size_t i = 0; i < n; i++)
+			ss += (v[i] - d.mean) * (v[i] - d.mean);
+		d.sd = sqrt(ss / (n - 1));
+		d.lo = d.mean - t975(n - 1) * d.sd / sqrt(n);
+		d.hi = d.mean + t975(n - 1) * d.sd / sqrt(n);
+	}
+	return d;
+}
+
+/* Print a number, or nothing if undefined; %.6g keeps CSVs readable. */
+static void num(double x, const char *sep)
+{
+	if (isfinite(x))
+		printf("%.6g", x);
+	fputs(sep, stdout);
+}
+
+/* Has metric/variant pair (a, b) already been seen before row i? */
+static int seen_before(size_t i, int with_variant)
+{
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(rows[j].metric, rows[i].metric) &&
+		    (!with_variant || !strcmp(rows[j].variant, rows[i].variant)))
+			return 1;
+	return 0;
+}
+
+static void summary(void)
+{
+	double *v = malloc((nrows + 1) * sizeof(*v));
+
+	printf("variant,metric,n,mean,sd,median,min,max,ci95_lo,ci95_hi\n");
+	for (size_t i = 0; i < nrows; i++) {
+		size_t n = 0;
+		struct desc d;
+
+		if (seen_before(i, 1))
+			continue;
+		for (size_t j = i; j < nrows; j++)
+			if (!strcmp(rows[j].metric, rows[i].metric) &&
+			    !strcmp(rows[j].variant, rows[i].variant))
+				v[n++] = rows[j].value;
+		d = describe(v, n);
+		printf("%s,%s,%zu,", rows[i].variant, rows[i].metric, d.n);
+		num(d.mean, ",");
+		num(d.sd, ",");
+		num(d.median, ",");
+		num(d.min, ",");
+		num(d.max, ",");
+		num(d.lo, ",");
+		num(d.hi, "\n");
+	}
+	free(v);
+}
+
+/* Value of (variant, metric, round); returns 0 if absent or duplicated. */
+static int lookup(const char *variant, const char *metric, long round, double *out)
+{
+	int found = 0;
+
+	for (size_t i = 0; i < nrows; i++)
+		if (rows[i].round == round && !strcmp(rows[i].variant, variant) &&
+		    !strcmp(rows[i].metric, metric)) {
+			*out = rows[i].value;
+			found++;
+		}
+	if (found > 1)
+		die("two values for one round of %s/%s", variant, metric);
+	return found == 1;
+}
+
+static void ratio(const char *base, const char *other)
+{
+	double *lr = malloc((nrows + 1) * sizeof(*lr));
+	int any_base = 0, any_other = 0;
+
+	for (size_t i = 0; i < nrows; i++) {
+		any_base |= !strcmp(rows[i].variant, base);
+		any_other |= !strcmp(rows[i].variant, other);
+	}
+	if (!any_base)
+		die("no ok rows for variant '%s'%s", base, "");
+	if (!any_other)
+		die("no ok rows for variant '%s'%s", other, "");
+	printf("metric,pairs,ratio,ci95_lo,ci95_hi,ratio_of_means\n");
+	for (size_t i = 0; i < nrows; i++) {
+		size_t n = 0;
+		double sb = 0, so = 0, b, o, lsum = 0, lss = 0, m, sd, h;
+		int bad = 0;
+
+		if (seen_before(i, 0))
+			continue;
+		for (size_t j = i; j < nrows; j++) {
+			if (strcmp(rows[j].metric, rows[i].metric) ||
+			    strcmp(rows[j].variant, base))
+				continue;
+			if (!lookup(other, rows[i].metric, rows[j].round, &o))
+				continue;
+			b = rows[j].value;
+			sb += b;
+			so += o;
+			if (b > 0 && o > 0)
+				lr[n] = log(o / b);
+			else
+				bad = 1;
+			n++;
+		}
+		if (!n)
+			continue;
+		printf("%s,%zu,", rows[i].metric, n);
+		if (bad) {
+			printf(",,,");
+		} else {
+			for (size_t k = 0; k < n; k++)
+				lsum += lr[k];
+			m = lsum / n;
+			num(exp(m), ",");
+			if (n >= 2) {
+				for (size_t k = 0; k < n; k++)
+					lss += (lr[k] - m) * (lr[k] - m);
+				sd = sqrt(lss / (n - 1));
+				h = t975(n - 1) * sd / sqrt(n);
+				num(exp(m - h), ",");
+				num(exp(m + h), ",");
+			} else {
+				printf(",,");
+			}
+		}
+		num(sb != 0 ? so / sb : NAN, "\n");
+	}
+	free(lr);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "summary")) {
+		load(argv[2]);
+		if (!nrows)
+			die("%s: no rows with status ok%s", argv[2], "");
+		summary();
+	} else if (argc == 5 && !strcmp(argv[1], "ratio")) {
+		load(argv[2]);
+		ratio(argv[3], argv[4]);
+	} else if (argc == 3 && !strcmp(argv[1], "tq")) {
+		char *end;
+		long df = strtol(argv[2], &end, 10);
+
+		if (*end || end == argv[2] || df < 1)
+			die("tq: DF must be a whole number >= 1, got '%s'%s", argv[2], "");
+		printf("%.4f\n", t975(df));
+	} else {
+		usage(stderr);
+		return 2;
+	}
+	return 0;
+}

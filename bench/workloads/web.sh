@@ -1,0 +1,181 @@
+# web.sh - workload module: apache2 prefork serving a CGI that runs sha1sum
+# on a 4 KiB file, one instance per web cgroup, driven by wrk --latency from
+# the client cgroup (guest side; sourced by bench/guest/main.sh, bash).
+#
+# Variant keys:  web=NAME:CGROUP[,NAME:CGROUP...]   one apache per entry
+#                client=CGROUP                      where wrk runs
+# Parameters:    conns=N  total wrk connections, split evenly over the
+#                         instances (same offered concurrency per variant)
+# Metrics: req_s (sum over instances), per instance req_s.NAME,
+# p50_ms.NAME p90_ms.NAME p99_ms.NAME, cpu_pct.NAME (share of the web
+# cgroups' CPU time) and client_cpu_pct (wrk's CPU time in % of one vCPU).
+# Limits: up to 9 instances (ports 8081..8089 on 127.0.0.1); apache's
+# workers run as www-data (apache refuses root workers); files in /tmp.
+
+WEB_DIR=/tmp/bench-web
+
+web_instances() { scn_var "$1" web | tr ',' ' '; }
+
+wl_check() {
+	local v i n conns
+	conns=$(scn_param conns 8)
+	scn_valid_uint "$conns" && [ "$conns" -ge 1 ] || { echo "web: conns must be >= 1" >&2; return 1; }
+	[ "$SCN_DURATION" -ge 1 ] || { echo "web: duration must be >= 1" >&2; return 1; }
+	for v in $SCN_VARIANTS; do
+		[ -n "$(scn_var "$v" client)" ] || { echo "web: variant $v has no client=CGROUP" >&2; return 1; }
+		n=0
+		for i in $(web_instances "$v"); do
+			[[ $i =~ ^[a-z0-9_]+:[A-Za-z0-9_./-]+$ ]] || { echo "web: variant $v: bad web entry '$i' (NAME:CGROUP)" >&2; return 1; }
+			n=$((n + 1))
+		done
+		[ $n -ge 1 ] && [ $n -le 9 ] || { echo "web: variant $v needs 1..9 web=NAME:CGROUP entries" >&2; return 1; }
+		[ "$conns" -ge $n ] || { echo "web: conns ($conns) < instances ($n) in variant $v" >&2; return 1; }
+	done
+}
+
+wl_prepare() {
+	rm -rf "$WEB_DIR"
+	mkdir -p "$WEB_DIR/cgi-bin" "$WEB_DIR/data" "$WEB_DIR/htdocs"
+	head -c 4096 /dev/urandom >"$WEB_DIR/data/blob"
+	WEB_SHA1=$(sha1sum "$WEB_DIR/data/blob" | cut -d' ' -f1)
+	cat >"$WEB_DIR/cgi-bin/sha1" <<-EOF
+		#!/bin/sh
+		printf 'Content-Type: text/plain\r\n\r\n'
+		exec sha1sum $WEB_DIR/data/blob
+	EOF
+	chmod 755 "$WEB_DIR" "$WEB_DIR"/* "$WEB_DIR/cgi-bin/sha1"
+	chmod 644 "$WEB_DIR/data/blob"
+}
+
+# web_conf NAME PORT WORKERS: write the instance's httpd.conf, print its path
+web_conf() {
+	local d="$WEB_DIR/inst/$1" m=/usr/lib/apache2/modules
+	mkdir -p "$d/logs" "$d/run"
+	cat >"$d/httpd.conf" <<-EOF
+		ServerRoot $d
+		ServerName localhost
+		Listen 127.0.0.1:$2
+		PidFile run/httpd.pid
+		DefaultRuntimeDir run
+		ErrorLog logs/error.log
+		LogLevel warn
+		User www-data
+		Group www-data
+		LoadModule mpm_prefork_module $m/mod_mpm_prefork.so
+		LoadModule authz_core_module $m/mod_authz_core.so
+		LoadModule alias_module $m/mod_alias.so
+		LoadModule cgi_module $m/mod_cgi.so
+		StartServers $3
+		MinSpareServers $3
+		MaxSpareServers $(($3 + 4))
+		ServerLimit 64
+		MaxRequestWorkers 64
+		MaxConnectionsPerChild 0
+		KeepAlive On
+		MaxKeepAliveRequests 0
+		Timeout 60
+		DocumentRoot $WEB_DIR/htdocs
+		ScriptAlias /cgi-bin/ $WEB_DIR/cgi-bin/
+		<Directory $WEB_DIR/cgi-bin>
+		    Require all granted
+		</Directory>
+	EOF
+	echo "$d/httpd.conf"
+}
+
+# web_get PORT: one HTTP/1.0 request to the CGI, response on stdout
+web_get() {
+	timeout 20 bash -c 'exec 3<>/dev/tcp/127.0.0.1/$0 || exit 1
+		printf "GET /cgi-bin/sha1 HTTP/1.0\r\nHost: localhost\r\n\r\n" >&3
+		cat <&3' "$1" 2>/dev/null
+}
+
+wl_start() {
+	local v=$1 i name cg port=8080 conf per n=0 k
+	for i in $(web_instances "$v"); do n=$((n + 1)); done
+	per=$(($(scn_param conns 8) / n))
+	for i in $(web_instances "$v"); do
+		name=${i%%:*} cg=${i#*:} port=$((port + 1))
+		conf=$(web_conf "$name" $port $((per + 2)))
+		cg_run "$cg" apache2 -f "$conf" -k start ||
+			{ echo "web: apache2 ($name) failed to start:" >&2; cat "$WEB_DIR/inst/$name/logs/error.log" >&2; return 1; }
+		for k in $(seq 60); do
+			web_get $port | grep -q "$WEB_SHA1" && break
+			[ "$k" = 60 ] && { echo "web: $name on port $port does not answer with the file's sha1" >&2
+				cat "$WEB_DIR/inst/$name/logs/error.log" >&2; return 1; }
+			sleep 0.5
+		done
+	done
+}
+
+# web_parse FILE: wrk --latency output -> "req_s P50 P90 P99 ERRORS" (ms)
+web_parse() {
+	awk 'function ms(s,  v) {
+		v = s + 0
+		if (s ~ /us$/) return v / 1000
+		if (s ~ /ms$/) return v
+		if (s ~ /m$/) return v * 60000
+		if (s ~ /s$/) return v * 1000
+		return -1
+	}
+	/Latency Distribution/ { ld = 1 }
+	ld && $1 == "50%" { p50 = ms($2) }
+	ld && $1 == "90%" { p90 = ms($2) }
+	ld && $1 == "99%" { p99 = ms($2) }
+	/Non-2xx or 3xx responses:/ { err += $NF }
+	/Socket errors:/ { gsub(/,/, ""); err += $4 + $6 + $8 + $10 }
+	/^Requests\/sec:/ { rps = $2; ok = 1 }
+	END { if (!ok || p99 == "") exit 1; printf "%s %s %s %s %d\n", rps, p50, p90, p99, err }' "$1"
+}
+
+# web_wrk V SECONDS TAG: run one wrk per instance concurrently from the client
+web_wrk() {
+	local v=$1 secs=$2 tag=$3 i n=0 port=8080 per pids=()
+	for i in $(web_instances "$v"); do n=$((n + 1)); done
+	per=$(($(scn_param conns 8) / n))
+	for i in $(web_instances "$v"); do
+		port=$((port + 1))
+		cg_run "$(scn_var "$v" client)" wrk --latency -t1 -c"$per" -d"${secs}s" --timeout 30s \
+			"http://127.0.0.1:$port/cgi-bin/sha1" >"$WEB_DIR/wrk-$tag-${i%%:*}.out" 2>&1 &
+		pids+=($!)
+	done
+	for i in "${pids[@]}"; do wait "$i" || return 1; done
+}
+
+wl_measure() {
+	local v=$1 i k name total=0 sum=0 rc=0 r p50 p90 p99 err c0 c1 cl out
+	local names=() paths=() u0=() u1=()
+	for i in $(web_instances "$v"); do names+=("${i%%:*}"); paths+=("${i#*:}"); done
+	cl=$(scn_var "$v" client)
+	if [ "$SCN_WARMUP" -gt 0 ]; then web_wrk "$v" "$SCN_WARMUP" warm || { echo "web: warm-up wrk failed" >&2; return 1; }; fi
+	for k in "${!paths[@]}"; do cg_usage_into "u0[$k]" "${paths[$k]}" || return 1; done
+	cg_usage_into c0 "$cl" || return 1
+	web_wrk "$v" "$SCN_DURATION" run || { echo "web: wrk failed" >&2; return 1; }
+	cg_usage_into c1 "$cl" || return 1
+	for k in "${!paths[@]}"; do
+		cg_usage_into "u1[$k]" "${paths[$k]}" || return 1
+		sum=$((sum + u1[k] - u0[k]))
+	done
+	for k in "${!paths[@]}"; do
+		name=${names[$k]}
+		out=$(web_parse "$WEB_DIR/wrk-run-$name.out") ||
+			{ echo "web: cannot parse wrk output:" >&2; cat "$WEB_DIR/wrk-run-$name.out" >&2; return 1; }
+		read -r r p50 p90 p99 err <<<"$out"
+		[ "$err" = 0 ] || { echo "web: $name: $err wrk errors (non-2xx or socket)" >&2; rc=1; }
+		total=$(awk -v a="$total" -v b="$r" 'BEGIN { print a + b }')
+		echo "req_s.$name $r"
+		echo "p50_ms.$name $p50"
+		echo "p90_ms.$name $p90"
+		echo "p99_ms.$name $p99"
+		awk -v d=$((u1[k] - u0[k])) -v s=$sum -v n="$name" 'BEGIN { if (s > 0) printf "cpu_pct.%s %.3f\n", n, 100 * d / s }'
+	done
+	echo "req_s $total"
+	awk -v d=$((c1 - c0)) -v t="$SCN_DURATION" 'BEGIN { printf "client_cpu_pct %.3f\n", d / (t * 10000) }'
+	return $rc
+}
+
+wl_stop() {
+	local i
+	for i in $(web_instances "$1"); do cg_kill "${i#*:}" || return 1; done
+	cg_kill "$(scn_var "$1" client)"
+}

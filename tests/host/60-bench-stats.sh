@@ -1,0 +1,81 @@
+#!/bin/bash
+# 60-bench-stats.sh - host test: bench/stats.c on known inputs (mean, sd,
+# median, t-based 95% CI, geometric-mean ratio with CI, t quantiles, and
+# clear errors on bad input).  Expected values are worked out by hand /
+# with awk from the textbook formulas, not taken from the program.
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+gcc -O2 -Wall -Wextra -Werror -std=c11 -o "$tmp/stats" "$ROOT/bench/stats.c" -lm || { echo "FAIL: stats.c does not build"; exit 1; }
+S=$tmp/stats fail=0
+check() { # check NAME GOT WANT [TOLERANCE]
+	if awk -v g="$2" -v w="$3" -v t="${4:-0.0001}" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(g != "" && d <= t) }'; then :; else
+		echo "FAIL: $1: got '$2', want '$3'"; fail=1
+	fi
+}
+field() { awk -F, -v r="$2" -v c="$3" 'NR > 1 && $1 == r { print $c }' "$1"; }
+
+# 1..5 for variant a; b = 2*a except round 5 which is not ok.
+{
+	echo "round,run,variant,sched,config,metric,value,status"
+	for r in 1 2 3 4 5; do
+		echo "$r,$((2 * r - 1)),a,cfs,x,m,$r,ok"
+		echo "$r,$((2 * r)),b,cfs,x,m,$((2 * r)),$([ $r = 5 ] && echo ejected || echo ok)"
+	done
+	echo "1,1,a,cfs,x,one,7,ok"
+} >"$tmp/in.csv"
+"$S" summary "$tmp/in.csv" >"$tmp/sum.csv" || { echo "FAIL: summary exit"; exit 1; }
+row() { awk -F, -v v="$1" -v m="$2" -v c="$3" 'NR > 1 && $1 == v && $2 == m { print $c }' "$tmp/sum.csv"; }
+check "a n" "$(row a m 3)" 5
+check "a mean" "$(row a m 4)" 3
+check "a sd" "$(row a m 5)" "$(awk 'BEGIN { print sqrt(2.5) }')"
+check "a median" "$(row a m 6)" 3
+check "a ci lo" "$(row a m 9)" "$(awk 'BEGIN { print 3 - 2.7764 * sqrt(2.5) / sqrt(5) }')"
+check "a ci hi" "$(row a m 10)" "$(awk 'BEGIN { print 3 + 2.7764 * sqrt(2.5) / sqrt(5) }')"
+check "b n (ejected row excluded)" "$(row b m 3)" 4
+check "b median (even n)" "$(row b m 6)" 5
+[ -z "$(row a one 5)" ] && [ -z "$(row a one 9)" ] || { echo "FAIL: sd/CI must be empty for n=1"; fail=1; }
+
+"$S" ratio "$tmp/in.csv" a b >"$tmp/ratio.csv" || { echo "FAIL: ratio exit"; exit 1; }
+check "constant ratio" "$(field "$tmp/ratio.csv" m 3)" 2
+check "constant ratio pairs" "$(field "$tmp/ratio.csv" m 2)" 4
+check "constant ratio ci lo" "$(field "$tmp/ratio.csv" m 4)" 2
+check "constant ratio ci hi" "$(field "$tmp/ratio.csv" m 5)" 2
+
+# per-pair ratios 2, 2, 2.2, 1.8: geometric mean and t-interval on logs
+{
+	echo "round,variant,metric,value,status"
+	echo "1,a,m,1,ok"; echo "1,b,m,2,ok"
+	echo "2,a,m,2,ok"; echo "2,b,m,4,ok"
+	echo "3,a,m,3,ok"; echo "3,b,m,6.6,ok"
+	echo "4,a,m,4,ok"; echo "4,b,m,7.2,ok"
+} >"$tmp/r.csv"
+"$S" ratio "$tmp/r.csv" a b >"$tmp/r.out"
+want=$(awk 'BEGIN { n = split("2 2 2.2 1.8", r, " "); for (i = 1; i <= n; i++) { l[i] = log(r[i]); s += l[i] }
+	m = s / n; for (i = 1; i <= n; i++) ss += (l[i] - m)^2; h = 3.1824 * sqrt(ss / (n - 1)) / sqrt(n)
+	printf "%.6f %.6f %.6f %.6f", exp(m), exp(m - h), exp(m + h), 19.8 / 10 }')
+read -r g lo hi rom <<<"$want"
+check "geo ratio" "$(field "$tmp/r.out" m 3)" "$g" 0.00001
+check "geo ratio ci lo" "$(field "$tmp/r.out" m 4)" "$lo" 0.00001
+check "geo ratio ci hi" "$(field "$tmp/r.out" m 5)" "$hi" 0.00001
+check "ratio of means" "$(field "$tmp/r.out" m 6)" "$rom" 0.00001
+
+# Student t 0.975 quantiles (tables): df 1, 10, 30, 40, 120
+check "t(1)" "$("$S" tq 1)" 12.7062
+check "t(10)" "$("$S" tq 10)" 2.2281
+check "t(30)" "$("$S" tq 30)" 2.0423
+check "t(40)" "$("$S" tq 40)" 2.0211 0.0002
+check "t(120)" "$("$S" tq 120)" 1.9799 0.0002
+
+# bad input is refused with a message naming the problem
+printf 'variant,metric,value\na,m,1\n' >"$tmp/bad1.csv"
+"$S" summary "$tmp/bad1.csv" 2>"$tmp/e1" && { echo "FAIL: missing columns accepted"; fail=1; }
+grep -q 'header must name' "$tmp/e1" || { echo "FAIL: no message for missing columns"; fail=1; }
+printf 'round,variant,metric,value,status\n1,a,m,abc,ok\n' >"$tmp/bad2.csv"
+"$S" summary "$tmp/bad2.csv" 2>"$tmp/e2" && { echo "FAIL: bad value accepted"; fail=1; }
+grep -q "bad2.csv:2: bad value 'abc'" "$tmp/e2" || { echo "FAIL: bad value message: $(cat "$tmp/e2")"; fail=1; }
+"$S" -h | grep -q '^usage:' || { echo "FAIL: -h"; fail=1; }
+"$S" nonsense 2>/dev/null; [ $? = 2 ] || { echo "FAIL: unknown command must exit 2"; fail=1; }
+[ $fail = 0 ] && echo "bench stats: ok"
+exit $fail

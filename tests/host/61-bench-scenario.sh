@@ -1,0 +1,64 @@
+#!/bin/bash
+# 61-bench-scenario.sh - host test: the shipped bench scenarios parse (full
+# and quick) and pass their workload's checks; malformed scenarios are
+# refused with FILE:LINE messages, and bench/run.sh refuses an unknown
+# scheduler or workload before booting anything.  Touches no cgroups.
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$ROOT/bench/lib/scenario.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+for f in "$ROOT"/bench/scenarios/*.scn; do
+	for mode in "" quick; do
+		if ! scn_load "$f" $mode; then echo "FAIL: $f ($mode) does not parse"; fail=1; continue; fi
+		(. "$ROOT/bench/workloads/$SCN_WORKLOAD.sh" && wl_check) || { echo "FAIL: $f ($mode): wl_check"; fail=1; }
+		for s in $(scn_scheds); do [ -f "$ROOT/bench/schedulers/$s.sh" ] || { echo "FAIL: $f: no scheduler $s"; fail=1; }; done
+		for c in $(scn_configs); do [ -f "$ROOT/cgroup-configs/$c" ] || { echo "FAIL: $f: no config $c"; fail=1; }; done
+		if [ -z "$mode" ]; then
+			[ "$SCN_ROUNDS" -ge 5 ] || { echo "FAIL: $f: full run needs >= 5 rounds (pairs)"; fail=1; }
+		else
+			[ "$SCN_ROUNDS" = 1 ] || { echo "FAIL: $f: quick mode must run once"; fail=1; }
+		fi
+	done
+done
+
+# refuse FILE-CONTENT EXPECTED-MESSAGE
+refuse() {
+	printf '%s\n' "$1" >"$tmp/t.scn"
+	if scn_load "$tmp/t.scn" 2>"$tmp/err"; then echo "FAIL: accepted: $1"; fail=1; return; fi
+	grep -q -- "$2" "$tmp/err" || { echo "FAIL: message for '$1': $(cat "$tmp/err")"; fail=1; }
+}
+ok='workload overhead
+rounds 2'
+refuse "$ok
+frobnicate 3" "t.scn:3: unknown statement 'frobnicate'"
+refuse "workload overhead" "missing 'rounds'"
+refuse "$ok
+rounds two" "t.scn:3: 'rounds' must be a whole number"
+refuse "$ok
+variant a sched=cfs" "variant 'a' has no config"
+refuse "$ok
+variant a sched=cfs config=none
+variant a sched=cfs config=none" "t.scn:4: variant 'a' defined twice"
+refuse "$ok
+variant A-1 sched=cfs config=none" "bad variant name"
+refuse "$ok
+set conns" "expected KEY=VALUE"
+refuse "$ok" "no variant"
+
+# run.sh refuses an unknown scheduler / workload without booting
+printf 'workload overhead\nrounds 1\nvariant a sched=nosuch config=none cgroup=/\n' >"$tmp/sched.scn"
+out=$(STATS=/nonexistent timeout 20 "$ROOT/bench/run.sh" -q -o "$tmp/o" "$tmp/sched.scn" 2>&1)
+[ $? = 1 ] && grep -q "unknown scheduler 'nosuch'" <<<"$out" || { echo "FAIL: run.sh unknown scheduler: $out"; fail=1; }
+printf 'workload nosuch\nrounds 1\nvariant a sched=cfs config=none\n' >"$tmp/wl.scn"
+out=$(STATS=/nonexistent timeout 20 "$ROOT/bench/run.sh" -q -o "$tmp/o" "$tmp/wl.scn" 2>&1)
+[ $? = 1 ] && grep -q "unknown workload 'nosuch'" <<<"$out" || { echo "FAIL: run.sh unknown workload: $out"; fail=1; }
+printf 'workload web\nrounds 1\nduration 1\nvariant a sched=cfs config=flat.conf client=client\n' >"$tmp/web.scn"
+out=$(STATS=/nonexistent timeout 20 "$ROOT/bench/run.sh" -q -o "$tmp/o" "$tmp/web.scn" 2>&1)
+[ $? = 1 ] && grep -q "web: variant a needs 1..9" <<<"$out" || { echo "FAIL: run.sh web without instances: $out"; fail=1; }
+[ ! -e "$tmp/o" ] || { echo "FAIL: run.sh wrote results for a refused scenario"; fail=1; }
+"$ROOT/bench/run.sh" -h | grep -q '^usage:' || { echo "FAIL: run.sh -h"; fail=1; }
+[ $fail = 0 ] && echo "bench scenarios: ok"
+exit $fail
