@@ -1,12 +1,12 @@
 #!/bin/bash
 # A guest that hangs is killed at the runner's timeout: exit 124, a TIMEOUT
 # message and the console tail on stderr.
-# timeout: 90
+# timeout: 120
 set -u
 . "$(dirname "$0")/../../scripts/common.sh"
 o=$BUILD/test/runner-timeout
 start=$(date +%s)
-"$ROOT/vm/run-qemu.sh" -q -T 20 -o "$o" 'echo hanging-now; sleep 1000' 2>"$o.err"
+"$ROOT/vm/run-qemu.sh" -q -T 45 -o "$o" 'echo hanging-now; sleep 1000' 2>"$o.err"
 rc=$?
 secs=$(( $(date +%s) - start ))
 cat "$o.err"
