@@ -11,7 +11,7 @@ set -uo pipefail
 build=1
 [ "${1:-}" = -n ] && { build=0; shift; }
 [ -d "$KSRC/.git" ] || die "no build/linux: run 'make kernel' first"
-mapfile -t patches < <(grep -v '^[[:space:]]*#' "$PATCHDIR/series" | sed '/^[[:space:]]*$/d')
+mapfile -t patches < <(series_patches)
 [ ${#patches[@]} -gt 0 ] || { echo "series is empty: nothing to check"; exit 0; }
 
 errors=0

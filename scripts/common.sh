@@ -32,6 +32,12 @@ run_logged() {
 }
 
 # Hash of everything that defines the patched tree.
+# The patch file names listed in kernel-patches/series, one per line, in
+# order (comment and blank lines skipped).
+series_patches() {
+	{ grep -v '^[[:space:]]*#' "$PATCHDIR/series" || true; } | sed '/^[[:space:]]*$/d'
+}
+
 series_hash() {
-	(cd "$PATCHDIR" && cat series $(grep -v '^[[:space:]]*#' series | sed '/^[[:space:]]*$/d')) | sha1sum | cut -c1-12
+	(cd "$PATCHDIR" && cat series $(series_patches)) | sha1sum | cut -c1-12
 }

@@ -16,4 +16,4 @@ git -C "$KSRC" format-patch -q --no-signature --zero-commit -N \
 } >"$PATCHDIR/series.new"
 mv "$PATCHDIR/series.new" "$PATCHDIR/series"
 echo "$(series_hash) $(git -C "$KSRC" rev-parse HEAD)" >"$KSRC/.git/scx-applied"
-say EXPORT "$(grep -vc '^#' "$PATCHDIR/series" || true) patches in kernel-patches/"
+say EXPORT "$(series_patches | wc -l) patches in kernel-patches/"

@@ -39,9 +39,8 @@ fi
 say PATCH "applying kernel-patches/series ($hash)"
 git_k am --abort >/dev/null 2>&1 || true
 git_k reset -q --hard baseline
-while read -r p; do
-	case $p in ''|'#'*) continue ;; esac
+for p in $(series_patches); do
 	[ -f "$PATCHDIR/$p" ] || die "series names $p, which is not in kernel-patches/"
 	git_k am -q --keep-cr "$PATCHDIR/$p" || { git_k am --abort; die "patch $p does not apply"; }
-done <"$PATCHDIR/series"
+done
 echo "$hash $(git_k rev-parse HEAD)" >"$applied"
