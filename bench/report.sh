@@ -32,6 +32,12 @@ for v in ${SCN_VARIANTS#"$base"}; do
 done
 
 
+# png_head PNG TITLE YLABEL: the gnuplot lines every plot starts with
+png_head() {
+	printf '%s\n' 'set terminal pngcairo size 640,420 font "sans,10" noenhanced' \
+		"set output \"$dir/$1\"" "set title \"$2\"" "set ylabel \"$3\"" 'set yrange [0:*]'
+}
+
 # plot_bars METRIC YLABEL PNG: mean per variant with 95% CI error bars
 plot_bars() {
 	local data=$dir/.plot-$1.dat
@@ -40,11 +46,7 @@ plot_bars() {
 		print $1, $4, lo, hi }' "$dir/stats-summary.csv" >"$data"
 	[ -s "$data" ] || return 0
 	gnuplot <<-EOF || die "gnuplot failed for $1"
-		set terminal pngcairo size 640,420 font "sans,10" noenhanced
-		set output "$dir/$3"
-		set title "$SCN_NAME: $1 (mean, 95% CI; $(meta rounds) rounds, $(meta mode) mode)"
-		set ylabel "$2"
-		set yrange [0:*]
+		$(png_head "$3" "$SCN_NAME: $1 (mean, 95% CI; $(meta rounds) rounds, $(meta mode) mode)" "$2")
 		set style fill solid 0.5 border -1
 		set boxwidth 0.6
 		set grid ytics
@@ -82,11 +84,7 @@ plot_shares() {
 		cmd="$cmd, \"$data\" using (\$0 - 0.4 + $w * ($i + 0.5)):$((3 * i)):$((3 * i + 1)):$((3 * i + 2)) with yerrorbars lc rgb \"black\" pt 7 ps 0 notitle"
 	done
 	gnuplot <<-EOF || die "gnuplot failed for shares"
-		set terminal pngcairo size 640,420 font "sans,10" noenhanced
-		set output "$dir/$1"
-		set title "$SCN_NAME: CPU share per leaf, configured vs measured (95% CI)"
-		set ylabel "% of the leaves' CPU time"
-		set yrange [0:*]
+		$(png_head "$1" "$SCN_NAME: CPU share per leaf, configured vs measured (95% CI)" "% of the leaves' CPU time")
 		set style fill solid 0.6 border -1
 		set grid ytics
 		set key top left
