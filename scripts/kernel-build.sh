@@ -1,7 +1,8 @@
 #!/bin/bash
 # Configure (when the fragments or the series changed) and build bzImage and
 # vmlinux in $KOBJ with ccache.  Prints and records the wall time of the
-# build in $KOBJ/build-times (one line per build: date, seconds, kind).
+# build in $KOBJ/build-times (one line per build: date, seconds, kind =
+# cold, rebuild, or unchanged when nothing was relinked).
 # usage: kernel-build.sh FRAGMENT...
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -16,12 +17,14 @@ if [ ! -f "$KOBJ/.config" ] || [ "$(cat "$KOBJ/.config-id" 2>/dev/null)" != "$cf
 	echo "$cfg_id" >"$KOBJ/.config-id"
 fi
 
-kind=rebuild
-[ -f "$KOBJ/vmlinux" ] || kind=cold
+kind=rebuild before=
+[ -f "$KOBJ/vmlinux" ] && before=$(stat -c %Y "$KOBJ/vmlinux") || kind=cold
 say KERNEL "building ($kind, -j$JOBS, ccache in $CCACHE_DIR)"
 start=$(date +%s)
 run_logged "$KOBJ/build.log" make -C "$KSRC" O="$KOBJ" -j"$JOBS" \
 	CC="ccache gcc" HOSTCC="ccache gcc" bzImage
 secs=$(( $(date +%s) - start ))
+# A make that relinked nothing is not a rebuild: keep it out of the figures.
+[ "$kind" = rebuild ] && [ "$(stat -c %Y "$KOBJ/vmlinux")" = "$before" ] && kind=unchanged
 echo "$(date -u +%FT%TZ) $secs $kind" >>"$KOBJ/build-times"
 say KERNEL "$kind build took ${secs}s ($(make -s -C "$KSRC" O="$KOBJ" kernelrelease))"
