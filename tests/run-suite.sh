@@ -5,6 +5,10 @@
 # = fail.  A test's `# timeout: N` line sets its limit (default 120 s).
 # Output: `ok N name`, `not ok N name` (with the tail of the test's log as
 # `#` lines), then `# passed=P failed=F skipped=S`.  Exit 1 if any failed.
+# A test with a `# tap: yes` line prints TAP itself (`ok N name`, `not ok N
+# name`, `ok N name # SKIP why`): each of its lines counts as one test,
+# named SCRIPT/name; it fails as a whole only if it exits non-zero without
+# reporting a failure or reports nothing.
 # Limits: tests run one at a time; each sees $TEST_LOG_DIR for scratch logs.
 set -u
 usage() { echo "usage: run-suite.sh [-l LOGDIR] [-h] DIR"; }
@@ -35,7 +39,35 @@ for t in "$dir"/[0-9]*.sh; do
 	timeout -k 5 "$limit" "$t" >"$log" 2>&1 </dev/null
 	rc=$?
 	secs=$(( $(date +%s) - start ))
-	if [ $rc = 0 ]; then
+	if grep -q '^# tap: *yes' "$t"; then
+		n=$((n - 1)) sub_fail=0 sub_n=0
+		while read -r line; do
+			case $line in
+			"ok "*|"not ok "*) ;;
+			*) continue ;;
+			esac
+			n=$((n + 1)) sub_n=$((sub_n + 1))
+			res=${line%% [0-9]*} rest=${line#"$res" }
+			rest=${rest#* }
+			echo "$res $n $name/$rest"
+			if [ "$res" = "not ok" ]; then
+				fail=$((fail + 1)) sub_fail=$((sub_fail + 1))
+			elif [ "${rest#*# SKIP}" != "$rest" ]; then
+				skip=$((skip + 1))
+			else
+				pass=$((pass + 1))
+			fi
+		done <"$log"
+		if [ $rc != 0 ] && [ $sub_fail = 0 ] || [ $sub_n = 0 ]; then
+			[ $rc = 124 ] && echo "timed out after ${limit}s" >>"$log"
+			n=$((n + 1))
+			echo "not ok $n $name (exit $rc, ${secs}s, $sub_n results)"
+			fail=$((fail + 1))
+			tail -n 15 "$log" | sed 's/^/#   /'
+		elif [ $sub_fail != 0 ]; then
+			grep -E '^# (ERR|FAIL)' "$log" | head -n 20 | sed 's/^/#   /'
+		fi
+	elif [ $rc = 0 ]; then
 		echo "ok $n $name (${secs}s)"; pass=$((pass + 1))
 	elif [ $rc = 77 ]; then
 		echo "ok $n $name # SKIP $(tail -n1 "$log")"; skip=$((skip + 1))
