@@ -32,14 +32,15 @@ DEB_PKGS := linux-source-6.1 build-essential bc bison flex libssl-dev \
 	qemu-system-x86 busybox-static clang-16 llvm-16 bpftool libbpf-dev \
 	cgroup-tools apache2 wrk stress-ng linux-perf gnuplot-nox iproute2 procps
 
-.PHONY: all help deps kernel kernel-force bpf test vm-shell export-patches check-patches clean distclean
+.PHONY: all help deps kernel kernel-force bpf scx test vm-shell export-patches check-patches clean distclean
 all: kernel bpf
 
 help:
 	@echo "make deps            install the Debian packages the project needs (root)"
 	@echo "make kernel          unpack linux-source-6.1, apply kernel-patches/, build"
 	@echo "make kernel-force    rebuild after editing build/linux by hand"
-	@echo "make bpf             build the BPF programs and their loaders"
+	@echo "make bpf             build the BPF programs and their loaders (and scx)"
+	@echo "make scx             build tools/sched_ext and the sched_ext selftests"
 	@echo "make test            deps + kernel + bpf, host tests, guest suite in QEMU"
 	@echo "make bench [QUICK=1] run the benchmark scenarios, write results/"
 	@echo "make vm-shell        interactive shell in the guest (exit powers off)"
@@ -105,7 +106,17 @@ $(BPFOUT)/%: tests/bpf/%.c $(BPFOUT)/%.skel.h
 
 .SECONDARY:
 BPF_TARGETS := $(BPFOUT)/swcount $(BPFOUT)/tcpca
-bpf: $(BPF_TARGETS)
+bpf: $(BPF_TARGETS) scx
+
+# sched_ext schedulers and selftests live in the kernel tree (the series adds
+# them); their own makefiles build them against the built kernel's BTF.
+KSRC   ?= $(BUILD)/linux
+SCXOUT := $(BUILD)/scx
+scx: $(KSTAMP)
+	@echo "  SCX      tools/sched_ext, selftests/sched_ext -> $(SCXOUT)"
+	$(Q)$(MAKE) -s -C $(KSRC)/tools/sched_ext VMLINUX=$(KOBJ)/vmlinux OUTPUT=$(SCXOUT)
+	$(Q)$(MAKE) -s -C $(KSRC)/tools/testing/selftests/sched_ext \
+		VMLINUX=$(KOBJ)/vmlinux OUTPUT=$(SCXOUT)/selftests
 
 # ---- tests and VM -------------------------------------------------------
 # Included makefiles may add prerequisites of `make test` to TEST_DEPS.
@@ -119,7 +130,7 @@ vm-shell: kernel
 	$(Q)vm/run-qemu.sh -s $(VMFLAGS)
 
 clean:
-	$(Q)rm -rf $(BPFOUT) $(BUILD)/test $(BUILD)/vm $(BUILD)/kbuild $(BUILD)/kbuild-debug $(STAMPS)
+	$(Q)rm -rf $(BPFOUT) $(SCXOUT) $(BUILD)/test $(BUILD)/vm $(BUILD)/kbuild $(BUILD)/kbuild-debug $(STAMPS)
 
 distclean:
 	$(Q)rm -rf $(BUILD)

@@ -18,6 +18,7 @@ echo "== guest tests (QEMU, timeout ${GUEST_TIMEOUT}s)"
 banner=$(strings "$KOBJ/vmlinux" | grep -m1 -E '^Linux version .* #[0-9]+ ')
 vm/run-qemu.sh -c 4 -t 2 -m 2048 -T "$GUEST_TIMEOUT" -o "$out/guest" -q \
 	-e "EXPECT_BANNER=$banner" -e SMT_THREADS=2 -e "BPF_BUILD=$BUILD/bpf" \
+	-e "SCX_BUILD=$BUILD/scx" \
 	'set -o pipefail; tests/run-suite.sh -l "$OUT/logs" tests/guest | tee "$OUT/guest.tap"' &
 vmpid=$!
 # Stream the guest's TAP lines as they arrive (the console also has the
