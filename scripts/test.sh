@@ -42,9 +42,9 @@ elif [ $vmrc != 0 ] && [ "$fail" = 0 ]; then
 fi
 
 echo "== figures"
-awk '$3 == "cold" { c = $2 } $3 == "rebuild" { r = $2 }
-     END { printf "kernel build: last cold %s s, last rebuild %s s (build/kbuild/build-times)\n",
-                  c ? c : "n/a", r ? r : "n/a" }' "$KOBJ/build-times" 2>/dev/null
+awk -v f="${KOBJ#"$ROOT"/}/build-times" '$3 == "cold" { c = $2 } $3 == "rebuild" { r = $2 }
+     END { printf "kernel build: last cold %s s, last rebuild %s s (%s)\n",
+                  c ? c : "n/a", r ? r : "n/a", f }' "$KOBJ/build-times" 2>/dev/null
 [ -f "$out/guest/timing" ] && sed -n 's/^boot_to_first_test_s=\(.*\)/boot to first guest test: \1 s/p;s/^accel=/accelerator: /p' "$out/guest/timing"
 [ "$skip" = 0 ] || echo "($skip skipped)"
 echo "$pass passed, $fail failed"
