@@ -2,8 +2,10 @@
 # `make check-patches`: every patch in kernel-patches/series must pass
 # checkpatch --strict without errors, and the tree must build after each
 # patch (bisectability).  The per-patch builds use a separate worktree
-# (build/linux-bisect) and object folder (build/kbuild-bisect) so the main
-# tree is untouched.  Slow (one incremental kernel build per patch): not
+# (build/bisect/linux) and object folder (build/bisect/kbuild) so the main
+# tree is untouched; both sit one level down so that the paths ccache sees
+# (relative to the object folder) match those of build/linux and
+# build/kbuild, and unchanged files come from the cache.  Slow (one incremental kernel build per patch): not
 # part of make test.  The config is made anew for every patch, so a patch
 # that adds a Kconfig symbol is built with it as the fragments ask.
 # usage: check-patches.sh [-n] FRAGMENT...   (-n: checkpatch only)
@@ -34,8 +36,9 @@ done
 [ $errors = 0 ] || die "checkpatch: $errors errors"
 [ $build = 1 ] || exit 0
 
-wt=$BUILD/linux-bisect
-KOBJ=$BUILD/kbuild-bisect
+wt=$BUILD/bisect/linux
+KOBJ=$BUILD/bisect/kbuild
+mkdir -p "$BUILD/bisect"
 git -C "$KSRC" worktree remove --force "$wt" 2>/dev/null
 git -C "$KSRC" worktree add -q --detach "$wt" baseline || die "cannot create $wt"
 trap 'git -C "$KSRC" worktree remove --force "$wt"' EXIT
