@@ -39,7 +39,7 @@ help:
 	@echo "make deps            install the Debian packages the project needs (root)"
 	@echo "make kernel          unpack linux-source-6.1, apply kernel-patches/, build"
 	@echo "make kernel-force    rebuild after editing build/linux by hand"
-	@echo "make bpf             build the BPF programs and their loaders (and scx)"
+	@echo "make bpf             build the BPF programs and their loaders (and scx, tests/tools)"
 	@echo "make scx             build tools/sched_ext and the sched_ext selftests"
 	@echo "make test            deps + kernel + bpf, host tests, guest suite in QEMU"
 	@echo "make bench [QUICK=1] run the benchmark scenarios, write results/"
@@ -104,9 +104,16 @@ $(BPFOUT)/%: tests/bpf/%.c $(BPFOUT)/%.skel.h
 	@echo "  CC       $(notdir $@)"
 	$(Q)$(CC) $(USER_CFLAGS) $< -o $@ $(USER_LIBS)
 
+# Plain C helpers of the guest tests (tests/tools/*.c, no BPF).
+TOOLS := $(patsubst tests/tools/%.c,$(BUILD)/tools/%,$(wildcard tests/tools/*.c))
+$(BUILD)/tools/%: tests/tools/%.c
+	@echo "  CC       $(notdir $@)"
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(USER_CFLAGS) $< -o $@
+
 .SECONDARY:
 BPF_TARGETS := $(BPFOUT)/swcount $(BPFOUT)/tcpca
-bpf: $(BPF_TARGETS) scx
+bpf: $(BPF_TARGETS) scx $(TOOLS)
 
 # sched_ext schedulers and selftests live in the kernel tree (the series adds
 # them); their own makefiles build them against the built kernel's BTF.
@@ -130,7 +137,7 @@ vm-shell: kernel
 	$(Q)vm/run-qemu.sh -s $(VMFLAGS)
 
 clean:
-	$(Q)rm -rf $(BPFOUT) $(SCXOUT) $(BUILD)/test $(BUILD)/vm $(BUILD)/kbuild $(BUILD)/kbuild-debug $(STAMPS)
+	$(Q)rm -rf $(BPFOUT) $(SCXOUT) $(BUILD)/tools $(BUILD)/test $(BUILD)/vm $(BUILD)/kbuild $(BUILD)/kbuild-debug $(STAMPS)
 
 distclean:
 	$(Q)rm -rf $(BUILD)

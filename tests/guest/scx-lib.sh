@@ -53,6 +53,52 @@ sched_proof() {
 	[ $rc = 0 ] || { echo "scheduler exited $rc"; return 1; }
 	awk -v a="$s1" -v b="$s2" 'BEGIN { exit !(b > a) }' || { echo "loop did not run while attached"; return 1; }
 	[ "$v1" = "$v2" ] || { echo "vruntime moved while attached: the loop ran on CFS"; return 1; }
-	awk -v a="$v3" -v b="$v4" 'BEGIN { exit !(b > a) }' || { echo "loop not back on CFS after the exit"; return 1; }
+	awk -v a="$v3" -v b="$v4" 'BEGIN { exit !(b != a) }' || { echo "loop not back on CFS after the exit"; return 1; }
 	grep -q 'EXIT: .*unregistered from user space' "$log" || { echo "no clean exit message"; return 1; }
+}
+
+# ---- a scheduler by name, for tests that loop over several -------------
+# sched_start NAME LOG / sched_alive NAME / sched_stop NAME LOG; "cfs" means
+# no BPF scheduler (each is a no-op).  Failures print "# FAIL ..." lines for
+# tests that report TAP.
+sched_cmd() {
+	case $1 in
+	cfs) ;;
+	qmap) echo "$SCX_BUILD/scx_qmap" ;;
+	simple) echo "$SCX_BUILD/scx_simple" ;;
+	*) return 1 ;;
+	esac
+}
+
+spid=
+sched_start() {	# NAME LOGFILE
+	local cmd
+	cmd=$(sched_cmd "$1") || { echo "# FAIL unknown scheduler $1"; return 1; }
+	[ -z "$cmd" ] && return 0
+	[ -x "$cmd" ] || { echo "# FAIL $cmd not built"; return 1; }
+	[ "$(cat $STATE)" = disabled ] ||
+		{ echo "# FAIL a scheduler is already loaded"; return 1; }
+	$cmd >"$2" 2>&1 &
+	spid=$!
+	wait_state enabled 15 || { kill -INT $spid; wait $spid; cat "$2"; return 1; }
+}
+
+sched_alive() {	# NAME
+	[ "$1" = cfs ] && return 0
+	[ "$(cat $STATE)" = enabled ] ||
+		{ echo "# FAIL $1: state is $(cat $STATE): ejected"; return 1; }
+	kill -0 $spid 2>/dev/null || { echo "# FAIL $1: loader exited"; return 1; }
+}
+
+sched_stop() {	# NAME LOGFILE
+	local rc
+	[ "$1" = cfs ] && return 0
+	kill -INT $spid 2>/dev/null
+	timeout 30 tail --pid=$spid -f /dev/null
+	wait $spid
+	rc=$?
+	wait_state disabled 10 || return 1
+	[ $rc = 0 ] || { echo "# FAIL $1: loader exited $rc"; tail -n 20 "$2"; return 1; }
+	grep -q 'EXIT: .*unregistered from user space' "$2" ||
+		{ echo "# FAIL $1: no clean exit message"; tail -n 20 "$2"; return 1; }
 }

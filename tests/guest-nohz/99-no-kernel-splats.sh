@@ -1,0 +1,1 @@
+../guest/99-no-kernel-splats.sh

@@ -1,0 +1,155 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# overlap.sh: from a tracefs trace of sched_switch events (all CPUs, one
+# clock for all: trace_clock=global), measure how long a group-A task ran
+# on one SMT sibling while a group-B task ran on another sibling of the same
+# core (what core scheduling with one cookie per group must prevent), and
+# each group's run time.  A task's group is its comm prefix (default hogA,
+# hogB: see coresched-hogs).  It sweeps the events in time order, holding
+# the group on each CPU; a CPU counts from its first switch event.
+# Output, times in microseconds:
+#   events=N lost=N cpus=N
+#   cpu=C a_run_us=N b_run_us=N           (one line per CPU)
+#   core=K cpus=0,1 overlap_us=N         (one line per core)
+#   a_run_us=N b_run_us=N overlap_us=N span_us=N episodes=N longest_us=N
+# where span_us is from the first to the last run of a group task, and an
+# episode is one stretch of overlap on one core (many short ones: siblings
+# late to reschedule; long ones: the cookies are ignored).
+# Limits: the trace must come from the tracefs `trace` file (sorted by time);
+# per-CPU buffer overruns lose events: check lost= and the overrun counts.
+set -eu
+usage() {
+	cat <<EOF
+usage: overlap.sh [-a PREFIX] [-b PREFIX] [-s SIBLINGS] [-h] TRACE
+  -a, -b    comm prefixes of the two groups (default hogA, hogB)
+  -s        sibling sets, e.g. "0-1 2-3" or "0,2 1,3" (default: from
+            /sys/devices/system/cpu/cpu*/topology/thread_siblings_list)
+EOF
+}
+a=hogA b=hogB sib=
+while getopts "a:b:s:h" opt; do
+	case $opt in
+	a) a=$OPTARG ;;
+	b) b=$OPTARG ;;
+	s) sib=$OPTARG ;;
+	h) usage; exit 0 ;;
+	*) usage >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# = 1 ] && [ -r "$1" ] || { usage >&2; exit 2; }
+if [ -z "$sib" ]; then
+	sib=$(cat /sys/devices/system/cpu/cpu[0-9]*/topology/thread_siblings_list |
+		sort -u | tr '\n' ' ')
+fi
+
+awk -v A="$a" -v B="$b" -v SIB="$sib" '
+# "0-1" or "0,2" or "0-1,4-5" -> cpus appended to core k
+function add_core(spec, k,	n, i, r, lo, hi, c, parts) {
+	n = split(spec, parts, ",")
+	for (i = 1; i <= n; i++) {
+		if (split(parts[i], r, "-") == 2) { lo = r[1]; hi = r[2] }
+		else { lo = parts[i]; hi = parts[i] }
+		for (c = lo + 0; c <= hi + 0; c++) {
+			core_of[c] = k
+			ncpu[k]++
+			cpu_list[k] = cpu_list[k] (ncpu[k] > 1 ? "," : "") c
+			cpus[++total_cpus] = c
+		}
+	}
+}
+function group(comm) {
+	if (substr(comm, 1, length(A)) == A)
+		return "A"
+	if (substr(comm, 1, length(B)) == B)
+		return "B"
+	return ""
+}
+# account [last, t) with the groups currently on each CPU
+function advance(t,	dt, i, c, k) {
+	dt = t - last
+	last = t
+	if (dt <= 0)
+		return
+	for (k = 1; k <= ncores; k++) { hasA[k] = 0; hasB[k] = 0 }
+	for (i = 1; i <= total_cpus; i++) {
+		c = cpus[i]
+		if (cur[c] == "A") {
+			runA += dt
+			cpuA[c] += dt
+			hasA[core_of[c]] = 1
+		} else if (cur[c] == "B") {
+			runB += dt
+			cpuB[c] += dt
+			hasB[core_of[c]] = 1
+		}
+	}
+	for (k = 1; k <= ncores; k++) {
+		if (hasA[k] && hasB[k]) {
+			ov[k] += dt
+			ep[k] += dt
+		} else if (ep[k] > 0) {
+			end_episode(k)
+		}
+	}
+}
+function end_episode(k) {
+	episodes++
+	if (ep[k] > longest)
+		longest = ep[k]
+	ep[k] = 0
+}
+BEGIN {
+	ncores = split(SIB, specs, " ")
+	for (k = 1; k <= ncores; k++)
+		add_core(specs[k], k)
+	if (!ncores) { print "overlap.sh: no sibling sets" > "/dev/stderr"; exit 2 }
+}
+/LOST [0-9]+ EVENTS/ {
+	match($0, /LOST [0-9]+/)
+	lost += substr($0, RSTART + 5, RLENGTH - 5)
+	next
+}
+/ sched_switch: / {
+	if (!match($0, /\[[0-9]+\]/))
+		next
+	cpu = substr($0, RSTART + 1, RLENGTH - 2) + 0
+	if (!match($0, /[0-9]+\.[0-9]+: sched_switch:/))
+		next
+	t = substr($0, RSTART, RLENGTH - 14) * 1000000
+	s = substr($0, index($0, "prev_comm=") + 10)
+	prev_comm = substr(s, 1, index(s, " prev_pid=") - 1)
+	s = substr($0, index($0, "next_comm=") + 10)
+	next_comm = substr(s, 1, index(s, " next_pid=") - 1)
+	if (!events++)
+		last = t
+	if (!(cpu in core_of)) {
+		printf "overlap.sh: cpu %d in no sibling set\n", cpu > "/dev/stderr"
+		bad = 1
+		exit 2
+	}
+	advance(t)
+	if (group(prev_comm) != "")
+		end = t
+	g = group(next_comm)
+	cur[cpu] = g
+	if (g != "" && first == "")
+		first = t
+}
+END {
+	if (bad)
+		exit 2
+	printf "events=%d lost=%d cpus=%d\n", events, lost, total_cpus
+	for (i = 1; i <= total_cpus; i++)
+		printf "cpu=%d a_run_us=%.0f b_run_us=%.0f\n", cpus[i],
+			cpuA[cpus[i]], cpuB[cpus[i]]
+	for (k = 1; k <= ncores; k++) {
+		if (ep[k] > 0)
+			end_episode(k)
+		printf "core=%d cpus=%s overlap_us=%.0f\n", k - 1, cpu_list[k], ov[k]
+		total += ov[k]
+	}
+	printf "a_run_us=%.0f b_run_us=%.0f overlap_us=%.0f span_us=%.0f episodes=%d longest_us=%.0f\n",
+		runA, runB, total, first == "" ? 0 : (end > first ? end : last) - first,
+		episodes, longest
+}' "$1"
