@@ -27,6 +27,14 @@ logdir=${logdir:-${OUT:-/tmp}/logs-$(basename "$dir")}
 mkdir -p "$logdir"
 export TEST_LOG_DIR=$logdir
 
+# failed DETAIL: report test $n ($name) as failed, with the tail of its log
+failed() {
+	[ $rc = 124 ] && echo "timed out after ${limit}s" >>"$log"
+	echo "not ok $n $name ($1)"
+	fail=$((fail + 1))
+	tail -n 15 "$log" | sed 's/^/#   /'
+}
+
 n=0 pass=0 fail=0 skip=0
 for t in "$dir"/[0-9]*.sh; do
 	[ -x "$t" ] || continue
@@ -59,11 +67,8 @@ for t in "$dir"/[0-9]*.sh; do
 			fi
 		done <"$log"
 		if [ $rc != 0 ] && [ $sub_fail = 0 ] || [ $sub_n = 0 ]; then
-			[ $rc = 124 ] && echo "timed out after ${limit}s" >>"$log"
 			n=$((n + 1))
-			echo "not ok $n $name (exit $rc, ${secs}s, $sub_n results)"
-			fail=$((fail + 1))
-			tail -n 15 "$log" | sed 's/^/#   /'
+			failed "exit $rc, ${secs}s, $sub_n results"
 		elif [ $sub_fail != 0 ]; then
 			grep -E '^# (ERR|FAIL)' "$log" | head -n 20 | sed 's/^/#   /'
 		fi
@@ -72,9 +77,7 @@ for t in "$dir"/[0-9]*.sh; do
 	elif [ $rc = 77 ]; then
 		echo "ok $n $name # SKIP $(tail -n1 "$log")"; skip=$((skip + 1))
 	else
-		[ $rc = 124 ] && echo "timed out after ${limit}s" >>"$log"
-		echo "not ok $n $name (exit $rc, ${secs}s)"; fail=$((fail + 1))
-		tail -n 15 "$log" | sed 's/^/#   /'
+		failed "exit $rc, ${secs}s"
 	fi
 done
 echo "# passed=$pass failed=$fail skipped=$skip"
