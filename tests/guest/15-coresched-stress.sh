@@ -18,7 +18,8 @@ SCHEDS="qmap"
 SCHEDS=${CORESCHED_SCHEDS:-$SCHEDS}	# e.g. "simple" to run one
 LOG=$TEST_LOG_DIR/15-coresched-stress
 mkdir -p "$LOG"
-SPLATS='WARNING:|BUG:|Oops|INFO: possible .*locking|possible circular locking|rcu_sched self-detected|rcu: INFO|blocked for more than|general protection fault|Kernel panic|sched_ext: .*(error|stall)'
+. "$HERE/splats.sh"
+SPLATS="$KERNEL_SPLATS|sched_ext: .*(error|stall)"
 
 # hogs pinned core by core, as in 14-coresched.sh
 sib=$(cat /sys/devices/system/cpu/cpu[0-9]*/topology/thread_siblings_list |
