@@ -40,16 +40,28 @@ scx_alive() {
 	kill -0 "$pid" 2>/dev/null || { echo "scx: loader $pid is gone" >&2; return 1; }
 }
 
+# scx_stop: SIGINT to the loader, back on CFS within 10 s, the loader gone
+# within 30 s more (it prints its exit report after the state changes; a
+# loader that hangs is killed).  Sets SCX_RC to the loader's exit status
+# when it is this shell's child (wait works), else leaves it empty.
 scx_stop() {
 	local pid i
+	SCX_RC=
 	pid=$(cat $SCX_PIDFILE 2>/dev/null)
 	rm -f $SCX_PIDFILE
 	[ -n "$pid" ] && kill -INT "$pid" 2>/dev/null
 	for i in $(seq 100); do
-		[ "$(scx_state)" = disabled ] && { wait "$pid" 2>/dev/null; return 0; }
+		[ "$(scx_state)" = disabled ] && break
 		sleep 0.1
 	done
-	[ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null
+	if [ -n "$pid" ]; then
+		timeout 30 tail --pid="$pid" -f /dev/null
+		kill -KILL "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		i=$?
+		[ $i = 127 ] || SCX_RC=$i	# 127: not a child
+	fi
+	[ "$(scx_state)" = disabled ] && return 0
 	echo "scx: still '$(scx_state)' 10 s after stopping the loader" >&2
 	return 1
 }

@@ -40,6 +40,7 @@ old_tm=$(cat $tm 2>/dev/null)
 pids=
 cleanup() {
 	[ -n "$pids" ] && kill $pids 2>/dev/null
+	[ -n "$spid" ] && scx_stop 2>/dev/null
 	[ -n "$old_tm" ] && echo "$old_tm" >$tm
 }
 trap cleanup EXIT
@@ -69,50 +70,22 @@ loc() {	# LOC counts of CPUs 1-3
 	awk '$1 == "LOC:" { print $3, $4, $5 }' /proc/interrupts
 }
 
-# start_sched LOG BIN ARGS...: sets spid
-start_sched() {
-	local log=$1
-	shift
-	[ "$(cat $STATE)" = disabled ] || { fail "a scheduler is already loaded"; return 1; }
-	spid=
-	"$@" >"$log" 2>&1 &
-	spid=$!
-	pids=$spid
-	wait_state enabled 15 >/dev/null || { fail "$1 did not attach: $(tail -n 3 "$log")"; return 1; }
-}
-
-# stop_sched LOG: detach, 0 if it exited cleanly
-stop_sched() {
-	local rc alive=1
-	[ -n "$spid" ] || return 1
-	kill -0 $spid 2>/dev/null || alive=0
-	kill -INT $spid 2>/dev/null
-	timeout 30 tail --pid=$spid -f /dev/null
-	wait $spid
-	rc=$?
-	pids= spid=
-	wait_state disabled 10 >/dev/null
-	[ $alive = 1 ] || { fail "$1: the scheduler left early"; return 1; }
-	[ $rc = 0 ] && grep -q 'EXIT: .*unregistered from user space' "$1" ||
-		{ fail "$1: exit $rc: $(grep EXIT "$1")"; return 1; }
-}
-
 # measure LOG BIN ARGS...: LOC deltas of CPUs 1-3 with a hog on each
 measure() {
 	local log=$1 hogs= c l0 l1
-	start_sched "$@" || return 1
+	sched_start "$@" || return 1
 	for c in 1 2 3; do
 		taskset -c $c sh -c 'while :; do :; done' &
 		hogs="$hogs $!"
 	done
-	pids="$spid $hogs"
+	pids=$hogs
 	sleep 1
 	l0=$(loc)
 	sleep $MEASURE_S
 	l1=$(loc)
 	kill $hogs
 	wait $hogs 2>/dev/null
-	pids=$spid
+	pids=
 	deltas=$(echo $l0 $l1 | awk '{ print $4 - $1, $5 - $2, $6 - $3 }')
 }
 
@@ -122,7 +95,7 @@ sum() { echo $1 | awk '{ print $1 + $2 + $3 }'; }
 slog=$TEST_LOG_DIR/tickless-simple.log
 deltas=
 measure "$slog" "$simple"
-stop_sched "$slog"
+sched_stop "$slog"
 ctl=$deltas
 info "scx_simple: LOC deltas on CPUs 1-3 over ${MEASURE_S}s: ${ctl:-none}"
 if [ -n "$ctl" ] && echo $ctl | awk -v min=$((50 * MEASURE_S)) \
@@ -149,7 +122,7 @@ if [ -n "$spid" ] && [ "$(cat $STATE)" = enabled ]; then
 	h1=$!
 	taskset -c 1 sh -c 'while :; do :; done' &
 	h2=$!
-	pids="$spid $h1 $h2"
+	pids="$h1 $h2"
 	sleep 1.5
 	k0=$(kicks)
 	t1=$(awk '{ print $14 + $15 }' /proc/$h1/stat)
@@ -161,7 +134,7 @@ if [ -n "$spid" ] && [ "$(cat $STATE)" = enabled ]; then
 	t2=$(( $(awk '{ print $14 + $15 }' /proc/$h2/stat) - t2 ))
 	kill $h1 $h2
 	wait $h1 $h2 2>/dev/null
-	pids=$spid
+	pids=
 	# of the pair's total, which is CPU 1's capacity as the CPU time
 	# clock counts it (sched_clock runs faster than the wall clock in
 	# this TCG guest: one busy loop alone shows >100% of wall time)
@@ -169,7 +142,9 @@ if [ -n "$spid" ] && [ "$(cat $STATE)" = enabled ]; then
 		'BEGIN { printf "%d %d", a * 100 / (a + b), b * 100 / (a + b) }')
 	info "CPU time of the two loops over ${FAIR_S}s: $t1 and $t2 ticks ($tick_hz/s)"
 fi
-stop_sched "$clog" && central_ok=1 || central_ok=0
+central_ok=0
+[ -n "$spid" ] && sched_alive scx_central && central_ok=1
+sched_stop "$clog" || central_ok=0
 grep -E '^(stats|timer):' "$clog" | tail -n 3 | sed 's/^/# /'
 
 if [ -z "$ctl" ] || [ -z "$cen" ]; then

@@ -26,6 +26,7 @@ old_tm=$(cat $tm 2>/dev/null)
 pids= wl=
 cleanup() {
 	[ -n "$pids" ] && kill $pids 2>/dev/null
+	[ -n "$spid" ] && scx_stop 2>/dev/null
 	[ -n "$old_tm" ] && echo "$old_tm" >$tm
 	[ -n "$wl" ] && rm -rf "$wl"
 }
@@ -75,11 +76,7 @@ CODE
 
 echo "== workload"
 log=$TEST_LOG_DIR/scx_central-workload.log
-[ "$(cat $STATE)" = disabled ] || { echo "a scheduler is already loaded"; exit 1; }
-"$bin" >"$log" 2>&1 &
-spid=$!
-pids=$spid
-wait_state enabled 15 || { cat "$log"; exit 1; }
+sched_start "$log" "$bin" || exit 1
 
 # two busy loops: with make -j4 on top more tasks than CPUs are runnable,
 # and the timer must preempt the infinite slices
@@ -88,7 +85,7 @@ for i in 1 2; do
 	sh -c 'while :; do :; done' &
 	loops="$loops $!"
 done
-pids="$pids $loops"
+pids=$loops
 start=$(date +%s.%N)
 timeout 90 make -s -C "$wl" -j4 all >"$TEST_LOG_DIR/scx_central-make.log" 2>&1
 make_rc=$?
@@ -98,7 +95,7 @@ for i in $(seq 10); do /bin/true || churn_rc=1; done
 end=$(date +%s.%N)
 kill $loops
 wait $loops 2>/dev/null
-pids=$spid
+pids=
 
 bad=
 [ "$(cat "$wl/result" 2>/dev/null)" = "$expect" ] ||
@@ -109,21 +106,10 @@ for i in $(seq 1 4); do
 done
 echo "make exit $make_rc, results ${bad:-ok}, $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s"
 
-alive=1
-kill -0 $spid 2>/dev/null || alive=0
-state=$(cat $STATE)
-kill -INT $spid
-timeout 30 tail --pid=$spid -f /dev/null
-wait $spid
-rc=$?
-pids=
-wait_state disabled 10
-cat "$log"
-
 fail=0
-[ $alive = 1 ] && [ "$state" = enabled ] || { echo "FAIL: the scheduler left early (state $state)"; fail=1; }
-[ $rc = 0 ] || { echo "FAIL: loader exited $rc"; fail=1; }
-grep -q 'EXIT: .*unregistered from user space' "$log" || { echo "FAIL: no clean exit message"; fail=1; }
+sched_alive scx_central || fail=1
+sched_stop "$log" || fail=1
+cat "$log"
 [ $make_rc = 0 ] || { echo "FAIL: make exited $make_rc"; cat "$TEST_LOG_DIR/scx_central-make.log"; fail=1; }
 [ -z "$bad" ] || { echo "FAIL: wrong workload results:$bad"; fail=1; }
 [ $churn_rc = 0 ] || { echo "FAIL: fork/exec loop failed"; fail=1; }

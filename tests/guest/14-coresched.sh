@@ -120,18 +120,18 @@ run_hogs() {
 # late sibling: one long episode), which a kernel bug would not need.
 test_sched() {
 	local s=$1 win=$((RUN_S * 1000000)) cov cra crb kov kra krb kmin lim
-	local try
-	sched_start "$s" "$LOG/$s.loader" ||
+	local try cmd
+	cmd=$(sched_cmd "$s") && sched_start "$LOG/$s.loader" $cmd ||
 		{ echo "# FAIL $s: did not start"; return 1; }
 	[ "$s" = cfs ] || echo "# $s ops: $(cat /sys/kernel/sched_ext/root/ops)"
 	run_hogs "$s" control && { cov=$ov cra=$ra crb=$rb; sched_alive "$s"; } ||
-		{ echo "# FAIL $s: run failed"; sched_stop "$s" "$LOG/$s.loader"; return 1; }
+		{ echo "# FAIL $s: run failed"; sched_stop "$LOG/$s.loader"; return 1; }
 	lim=$((cov / 100))
 	[ $lim -lt 2000 ] && lim=2000
 	for try in cookie cookie-retry; do
 		run_hogs "$s" $try && sched_alive "$s" || {
 			echo "# FAIL $s: run failed"
-			sched_stop "$s" "$LOG/$s.loader"
+			sched_stop "$LOG/$s.loader"
 			return 1
 		}
 		kov=$ov kra=$ra krb=$rb kmin=$cmin
@@ -139,7 +139,7 @@ test_sched() {
 		[ $try = cookie ] && echo "# $s: cookie overlap $kov us > $lim us" \
 			"(episodes $eps): once more"
 	done
-	sched_stop "$s" "$LOG/$s.loader" ||
+	sched_stop "$LOG/$s.loader" ||
 		{ echo "# FAIL $s: scheduler did not exit cleanly"; return 1; }
 	echo "# $s: window $win us; control overlap $cov us (A $cra, B $crb);" \
 		"cookie overlap $kov us (A $kra, B $krb, least per CPU $kmin;" \

@@ -41,10 +41,10 @@ cpulist=${cpulist#,}
 }
 
 stress() {	# SCHED
-	local s=$1 dur=${STRESS_S:-60} hpid rc i lines new bad=0
+	local s=$1 dur=${STRESS_S:-60} hpid rc i lines new bad=0 cmd
 	[ "$s" = cfs ] && dur=${CFS_STRESS_S:-15}
 	lines=$(dmesg | wc -l)
-	sched_start "$s" "$LOG/$s.loader" ||
+	cmd=$(sched_cmd "$s") && sched_start "$LOG/$s.loader" $cmd ||
 		{ echo "# FAIL $s: did not start"; return 1; }
 	"$HOGS" -S -t "$dur" -c "$cpulist" >"$LOG/$s.hogs" 2>&1 &
 	hpid=$!
@@ -67,7 +67,7 @@ stress() {	# SCHED
 		sched_alive "$s" ||
 			{ echo "# FAIL $s: the scheduler did not survive the stress"; bad=1; }
 	fi
-	sched_stop "$s" "$LOG/$s.loader" ||
+	sched_stop "$LOG/$s.loader" ||
 		{ echo "# FAIL $s: scheduler did not exit cleanly"; bad=1; }
 	case $rc in
 	0) ;;

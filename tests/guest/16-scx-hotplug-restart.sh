@@ -15,12 +15,8 @@ SEQ=/sys/kernel/sched_ext/hotplug_seq
 [ -w $CPU1 ] || { echo "cpu1 cannot be hot-plugged here"; exit 77; }
 [ -r $SEQ ] || { echo "no $SEQ"; exit 1; }
 
-spid=
 cleanup() {
-	if [ -n "$spid" ] && kill -0 "$spid" 2>/dev/null; then
-		kill -INT "$spid"
-		timeout 20 tail --pid="$spid" -f /dev/null || kill -KILL "$spid"
-	fi
+	[ -n "$spid" ] && scx_stop 2>/dev/null
 	[ "$(cat $CPU1)" = 1 ] || timeout 60 sh -c "echo 1 >$CPU1" ||
 		echo "could not bring cpu1 back online"
 }
@@ -70,23 +66,13 @@ hotplug() {
 for name in scx_simple scx_qmap; do
 	bin=$SCX_BUILD/$name
 	log=$TEST_LOG_DIR/$name-hotplug.log
-	[ -x "$bin" ] || { echo "$bin not built"; exit 1; }
-	[ "$(cat $STATE)" = disabled ] || { echo "a scheduler is already loaded"; exit 1; }
 	cpu1_set 1 || exit 1
 	echo "== $name"
-	"$bin" >"$log" 2>&1 &
-	spid=$!
-	wait_state enabled 15 || { cat "$log"; exit 1; }
+	sched_start "$log" "$bin" || exit 1
 	hotplug "$log" $name offline 0 || exit 1
 	hotplug "$log" $name online 1 || exit 1
 
-	kill -INT $spid
-	timeout 30 tail --pid=$spid -f /dev/null
-	wait $spid
-	rc=$?
-	spid=
-	wait_state disabled 10 || exit 1
-	[ $rc = 0 ] || { echo "$name exited $rc"; cat "$log"; exit 1; }
+	sched_stop "$log" || exit 1
 	grep '^EXIT' "$log" | tail -n 1 | grep -q 'unregistered from user space' ||
 		{ echo "$name: no clean exit at the end"; cat "$log"; exit 1; }
 	grep -E '^EXIT|restarting|attached' "$log"

@@ -1,10 +1,11 @@
 # Shared by the guest tests of the example sched_ext schedulers (sourced,
-# not run).  sched_proof runs a scheduler command next to a CPU-bound shell
+# not run): sched_start/sched_alive/sched_stop (below) to run a scheduler,
+# and sched_proof, which runs a scheduler command next to a CPU-bound shell
 # loop and checks that the loop's tasks went through the BPF scheduler:
 # while the scheduler is attached the loop accumulates run time
 # (se.sum_exec_runtime) but its CFS vruntime stands still, and once the
-# scheduler has exited the vruntime moves again (back on CFS).  It also
-# checks the state file and the scheduler's clean exit message.
+# scheduler has exited the vruntime moves again (back on CFS), and that
+# the scheduler stayed in charge and exited cleanly.
 # Limits: needs /proc/PID/sched (CONFIG_SCHED_DEBUG); all waits are bounded.
 SCX_BUILD=${SCX_BUILD:-build/scx}
 STATE=/sys/kernel/sched_ext/state
@@ -13,92 +14,84 @@ sched_field() {	# PID FIELD: a number from /proc/PID/sched
 	awk -F: -v f="$2" '$1 ~ "^"f" *$" { gsub(/ /, "", $2); print $2 }' "/proc/$1/sched"
 }
 
-wait_state() {	# STATE SECONDS
-	local i
-	for i in $(seq $(($2 * 10))); do
-		[ "$(cat $STATE)" = "$1" ] && return 0
-		sleep 0.1
-	done
-	echo "state is $(cat $STATE), not $1, after $2 s"
-	return 1
+# ---- starting, watching and stopping a scheduler -------------------------
+# On top of the loader helpers of the benchmark plug-ins (scx_start,
+# scx_alive, scx_stop in bench/schedulers/scx.sh), with a log per call and
+# the checks a test makes.  sched_start LOG [CMD...] starts CMD (no CMD: the
+# test runs on CFS and all three are no-ops) and waits for the state
+# "enabled"; sched_alive LABEL checks that it is still in charge; sched_stop
+# LOG ends it with SIGINT and checks that the loader exited 0 with the clean
+# exit message.  Failures print "# FAIL ..." lines (fit for TAP tests) and
+# the log's tail.
+. "$(dirname "${BASH_SOURCE[0]}")/../../bench/schedulers/scx.sh"
+
+sched_cmd() {	# NAME: the loader of an example scheduler; nothing for cfs
+	case $1 in
+	cfs) ;;
+	central | qmap | simple) echo "$SCX_BUILD/scx_$1" ;;
+	*) echo "# FAIL unknown scheduler $1" >&2; return 1 ;;
+	esac
+}
+
+spid=
+sched_start() {	# LOG [CMD...]
+	local log=$1 err
+	shift
+	spid=
+	[ $# = 0 ] && return 0
+	: >"$log"
+	SCX_LOG=$log
+	err=$(mktemp) || return 1
+	# not in a subshell: the loader must be this shell's child
+	if ! scx_start 15 "$@" 2>"$err"; then
+		echo "# FAIL $1 did not attach: $(sed 's/^scx: //' "$err")"
+		rm -f "$err"
+		scx_stop 2>/dev/null
+		tail -n 20 "$log"
+		return 1
+	fi
+	rm -f "$err"
+	spid=$(cat $SCX_PIDFILE)
+}
+
+sched_alive() {	# LABEL
+	local why
+	[ -n "$spid" ] || return 0
+	why=$(scx_alive 2>&1) || { echo "# FAIL $1: ${why#scx: }"; return 1; }
+}
+
+sched_stop() {	# LOG
+	local log=$1
+	[ -n "$spid" ] || return 0
+	spid=
+	scx_stop 2>/dev/null || { echo "# FAIL state is $(scx_state) 10 s after SIGINT"; return 1; }
+	[ "$SCX_RC" = 0 ] ||
+		{ echo "# FAIL loader exited ${SCX_RC:-?}"; tail -n 20 "$log"; return 1; }
+	grep -q 'EXIT: .*unregistered from user space' "$log" ||
+		{ echo "# FAIL no clean exit message"; tail -n 20 "$log"; return 1; }
 }
 
 # sched_proof LOG CMD...: CMD attaches a scheduler and runs until SIGINT
 sched_proof() {
-	local log=$1 spid bpid s1 s2 v1 v2 v3 v4 rc
+	local log=$1 bpid s1 s2 v1 v2 v3 v4
 	shift
-	[ "$(cat $STATE)" = disabled ] || { echo "a scheduler is already loaded"; return 1; }
 	sh -c 'while :; do :; done' &
 	bpid=$!
-	"$@" >"$log" 2>&1 &
-	spid=$!
-	wait_state enabled 15 || { kill $bpid; cat "$log"; return 1; }
+	sched_start "$log" "$@" || { kill $bpid; return 1; }
 	echo "ops: $(cat /sys/kernel/sched_ext/root/ops)"
 	sleep 0.5
 	s1=$(sched_field $bpid se.sum_exec_runtime) v1=$(sched_field $bpid se.vruntime)
 	sleep 1.5
 	s2=$(sched_field $bpid se.sum_exec_runtime) v2=$(sched_field $bpid se.vruntime)
-	[ "$(cat $STATE)" = enabled ] || { echo "scheduler left early"; kill $bpid; cat "$log"; return 1; }
-	kill -INT $spid
-	timeout 30 tail --pid=$spid -f /dev/null
-	wait $spid
-	rc=$?
-	wait_state disabled 10 || { kill $bpid; return 1; }
+	sched_alive "$1" || { kill $bpid; sched_stop "$log"; cat "$log"; return 1; }
+	sched_stop "$log" || { kill $bpid; return 1; }
 	v3=$(sched_field $bpid se.vruntime)
 	sleep 1
 	v4=$(sched_field $bpid se.vruntime)
 	kill $bpid
 	cat "$log"
 	echo "attached: sum_exec $s1 -> $s2 ms, vruntime $v1 -> $v2; detached: vruntime $v3 -> $v4"
-	[ $rc = 0 ] || { echo "scheduler exited $rc"; return 1; }
 	awk -v a="$s1" -v b="$s2" 'BEGIN { exit !(b > a) }' || { echo "loop did not run while attached"; return 1; }
 	[ "$v1" = "$v2" ] || { echo "vruntime moved while attached: the loop ran on CFS"; return 1; }
 	awk -v a="$v3" -v b="$v4" 'BEGIN { exit !(b != a) }' || { echo "loop not back on CFS after the exit"; return 1; }
-	grep -q 'EXIT: .*unregistered from user space' "$log" || { echo "no clean exit message"; return 1; }
-}
-
-# ---- a scheduler by name, for tests that loop over several -------------
-# sched_start NAME LOG / sched_alive NAME / sched_stop NAME LOG; "cfs" means
-# no BPF scheduler (each is a no-op).  Failures print "# FAIL ..." lines for
-# tests that report TAP.
-sched_cmd() {
-	case $1 in
-	cfs) ;;
-	qmap) echo "$SCX_BUILD/scx_qmap" ;;
-	simple) echo "$SCX_BUILD/scx_simple" ;;
-	*) return 1 ;;
-	esac
-}
-
-spid=
-sched_start() {	# NAME LOGFILE
-	local cmd
-	cmd=$(sched_cmd "$1") || { echo "# FAIL unknown scheduler $1"; return 1; }
-	[ -z "$cmd" ] && return 0
-	[ -x "$cmd" ] || { echo "# FAIL $cmd not built"; return 1; }
-	[ "$(cat $STATE)" = disabled ] ||
-		{ echo "# FAIL a scheduler is already loaded"; return 1; }
-	$cmd >"$2" 2>&1 &
-	spid=$!
-	wait_state enabled 15 || { kill -INT $spid; wait $spid; cat "$2"; return 1; }
-}
-
-sched_alive() {	# NAME
-	[ "$1" = cfs ] && return 0
-	[ "$(cat $STATE)" = enabled ] ||
-		{ echo "# FAIL $1: state is $(cat $STATE): ejected"; return 1; }
-	kill -0 $spid 2>/dev/null || { echo "# FAIL $1: loader exited"; return 1; }
-}
-
-sched_stop() {	# NAME LOGFILE
-	local rc
-	[ "$1" = cfs ] && return 0
-	kill -INT $spid 2>/dev/null
-	timeout 30 tail --pid=$spid -f /dev/null
-	wait $spid
-	rc=$?
-	wait_state disabled 10 || return 1
-	[ $rc = 0 ] || { echo "# FAIL $1: loader exited $rc"; tail -n 20 "$2"; return 1; }
-	grep -q 'EXIT: .*unregistered from user space' "$2" ||
-		{ echo "# FAIL $1: no clean exit message"; tail -n 20 "$2"; return 1; }
 }
