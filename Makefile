@@ -45,7 +45,7 @@ help:
 	@echo "make bench [QUICK=1] run the benchmark scenarios, write results/"
 	@echo "make vm-shell        interactive shell in the guest (exit powers off)"
 	@echo "make export-patches  turn build/linux commits into kernel-patches/"
-	@echo "make check-patches   checkpatch --strict every patch, build the series patch by patch"
+	@echo "make check-patches [FROM=N]  checkpatch --strict every patch, build the series patch by patch (from patch N)"
 	@echo "make clean           remove build outputs but keep build/linux"
 	@echo "make distclean       remove build/ entirely"
 	@echo "Options: V=1 verbose, DEBUG=1 lockdep/atomic-sleep kernel (build/kbuild-debug)"
@@ -79,7 +79,7 @@ kernel-force: $(STAMPS)/prepare
 	$(Q)touch $(KSTAMP)
 
 check-patches: $(STAMPS)/prepare
-	$(Q)scripts/check-patches.sh $(FRAGS)
+	$(Q)CHECK_FROM=$(FROM) scripts/check-patches.sh $(FRAGS)
 
 export-patches:
 	$(Q)scripts/export-patches.sh

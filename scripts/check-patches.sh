@@ -9,9 +9,14 @@
 # part of make test.  The config is made anew for every patch, so a patch
 # that adds a Kconfig symbol is built with it as the fragments ask.
 # usage: check-patches.sh [-n] FRAGMENT...   (-n: checkpatch only)
+# CHECK_FROM=N (make check-patches FROM=N) builds only from patch N on: the
+# earlier patches are applied and the tree of patch N-1 is built as the
+# base, for a series whose first N-1 patches were checked before.
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 build=1
+from=${CHECK_FROM:-1}
+case $from in '' | *[!0-9]*) die "CHECK_FROM must be a patch number, not '$from'" ;; esac
 [ "${1:-}" = -n ] && { build=0; shift; }
 [ -d "$KSRC/.git" ] || die "no build/linux: run 'make kernel' first"
 mapfile -t patches < <(series_patches)
@@ -47,10 +52,15 @@ for p in "${patches[@]}"; do
 	i=$((i + 1))
 	git -C "$wt" -c user.name=scx-build -c user.email=scx-build@localhost am -q "$PATCHDIR/$p" ||
 		die "$p does not apply"
+	[ $i -lt $((from - 1)) ] && continue
 	say BUILD "[$i/${#patches[@]}] $p"
 	# a patch may add Kconfig symbols the fragments ask for: configure anew
 	rm -f "$KOBJ/.config-id"
 	KCONFIG_SKIP_UNDEFINED=1 KSRC=$wt KOBJ=$KOBJ "$ROOT/scripts/kernel-build.sh" "$@" ||
 		die "build fails after $p"
 done
-echo "all ${#patches[@]} patches pass checkpatch and build one by one"
+if [ "$from" -gt 1 ]; then
+	echo "all ${#patches[@]} patches pass checkpatch; patches $from-${#patches[@]} build one by one"
+else
+	echo "all ${#patches[@]} patches pass checkpatch and build one by one"
+fi
