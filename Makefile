@@ -32,7 +32,7 @@ DEB_PKGS := linux-source-6.1 build-essential bc bison flex libssl-dev \
 	qemu-system-x86 busybox-static clang-16 llvm-16 bpftool libbpf-dev \
 	cgroup-tools apache2 wrk stress-ng linux-perf gnuplot-nox iproute2 procps
 
-.PHONY: all help deps kernel kernel-force bpf scx test vm-shell export-patches check-patches clean distclean
+.PHONY: all help deps kernel kernel-force bpf scx test vm-shell export-patches check-patches selftest-repeat clean distclean
 all: kernel bpf
 
 help:
@@ -45,6 +45,7 @@ help:
 	@echo "make bench [QUICK=1] run the benchmark scenarios, write results/"
 	@echo "make vm-shell        interactive shell in the guest (exit powers off)"
 	@echo "make export-patches  turn build/linux commits into kernel-patches/"
+	@echo "make selftest-repeat T=\"NAME...\" [N=20]  run sched_ext selftests N times in one guest (flake check)"
 	@echo "make check-patches [FROM=N]  checkpatch --strict every patch, build the series patch by patch (from patch N)"
 	@echo "make clean           remove build outputs but keep build/linux"
 	@echo "make distclean       remove build/ entirely"
@@ -77,6 +78,9 @@ kernel: deps $(KSTAMP)
 kernel-force: $(STAMPS)/prepare
 	$(Q)scripts/kernel-build.sh $(FRAGS)
 	$(Q)touch $(KSTAMP)
+
+selftest-repeat:
+	$(Q)scripts/selftest-repeat.sh $(if $(N),-n $(N)) $(T)
 
 check-patches: $(STAMPS)/prepare
 	$(Q)CHECK_FROM=$(FROM) scripts/check-patches.sh $(FRAGS)
