@@ -117,7 +117,7 @@ info "scx_central: LOC deltas on CPUs 1-3 over ${MEASURE_S}s: ${cen:-none}"
 kicks() { grep -o 'nr_timer_kicks=[0-9]*' "$clog" | tail -n1 | cut -d= -f2; }
 
 shares= k0= k1=
-if [ -n "$spid" ] && [ "$(cat $STATE)" = enabled ]; then
+if [ -n "$spid" ] && [ "$(scx_state)" = enabled ]; then
 	taskset -c 1 sh -c 'while :; do :; done' &
 	h1=$!
 	taskset -c 1 sh -c 'while :; do :; done' &

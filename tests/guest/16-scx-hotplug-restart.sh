@@ -40,23 +40,23 @@ hotplug() {
 	for i in $(seq 100); do
 		[ "$(count "restarting as asked by the kernel" "$log")" -gt "$rs0" ] &&
 		[ "$(count attached "$log")" -gt "$att0" ] &&
-		[ "$(cat $STATE)" = enabled ] && break
+		[ "$(scx_state)" = enabled ] && break
 		sleep 0.1
 	done
 	seq1=$(cat $SEQ)
-	echo "cpu1 $word: hotplug_seq $seq0 -> $seq1, state $(cat $STATE) after $((i / 10)).$((i % 10)) s"
+	echo "cpu1 $word: hotplug_seq $seq0 -> $seq1, state $(scx_state) after $((i / 10)).$((i % 10)) s"
 	grep -q "EXIT: .*cpu 1 going $word" "$log" ||
 		{ echo "$name: no 'cpu 1 going $word' exit"; cat "$log"; return 1; }
 	[ "$(count "$name: restarting as asked by the kernel" "$log")" = $((rs0 + 1)) ] ||
 		{ echo "$name: not restarted once"; cat "$log"; return 1; }
 	[ "$(count attached "$log")" = $((att0 + 1)) ] &&
-		[ "$(cat $STATE)" = enabled ] ||
+		[ "$(scx_state)" = enabled ] ||
 		{ echo "$name: not attached again within 10 s"; cat "$log"; return 1; }
 	[ "$seq1" -gt "$seq0" ] || { echo "hotplug_seq did not grow"; return 1; }
 	# the new instance has the current sequence: it stays
 	sleep 1
 	kill -0 "$spid" 2>/dev/null || { echo "$name died"; cat "$log"; return 1; }
-	[ "$(cat $STATE)" = enabled ] &&
+	[ "$(scx_state)" = enabled ] &&
 		[ "$(count attached "$log")" = $((att0 + 1)) ] ||
 		{ echo "$name did not stay attached"; cat "$log"; return 1; }
 	! grep -q "expected hotplug seq" "$log" ||

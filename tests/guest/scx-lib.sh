@@ -8,7 +8,6 @@
 # the scheduler stayed in charge and exited cleanly.
 # Limits: needs /proc/PID/sched (CONFIG_SCHED_DEBUG); all waits are bounded.
 SCX_BUILD=${SCX_BUILD:-build/scx}
-STATE=/sys/kernel/sched_ext/state
 
 sched_field() {	# PID FIELD: a number from /proc/PID/sched
 	awk -F: -v f="$2" '$1 ~ "^"f" *$" { gsub(/ /, "", $2); print $2 }' "/proc/$1/sched"
