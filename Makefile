@@ -57,8 +57,9 @@ deps:
 	if [ -n "$$missing" ]; then \
 		echo "  DEPS     apt-get install $$missing"; \
 		[ "$$(id -u)" = 0 ] || { echo "error: run 'make deps' as root to install: $$missing" >&2; exit 1; }; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >$(BUILD).deps.log 2>&1 \
-			|| { tail -n 20 $(BUILD).deps.log >&2; exit 1; }; \
+		mkdir -p $(BUILD); \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >$(BUILD)/deps.log 2>&1 \
+			|| { tail -n 20 $(BUILD)/deps.log >&2; exit 1; }; \
 	fi
 
 # ---- kernel -------------------------------------------------------------
