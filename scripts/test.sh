@@ -8,7 +8,7 @@ set -uo pipefail
 . "$(dirname "$0")/common.sh"
 out=$BUILD/test
 rm -rf "$out"; mkdir -p "$out"
-GUEST_TIMEOUT=${GUEST_TIMEOUT:-1500}
+GUEST_TIMEOUT=${GUEST_TIMEOUT:-2400}
 KIMAGE=${KIMAGE:-$KOBJ/arch/x86/boot/bzImage}
 export KIMAGE
 
