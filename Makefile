@@ -41,6 +41,8 @@ help:
 	@echo "make kernel-force    rebuild after editing build/linux by hand"
 	@echo "make bpf             build the BPF programs and their loaders (and scx, tests/tools)"
 	@echo "make scx             build tools/sched_ext and the sched_ext selftests"
+	@echo "make flatcg          build the flatcg scheduler (build/flatcg/flatcg)"
+	@echo "make install         install flatcg and its systemd unit (DESTDIR=, PREFIX=/usr/local)"
 	@echo "make test            deps + kernel + bpf, host tests, guest suite in QEMU"
 	@echo "make bench [QUICK=1] run the benchmark scenarios, write results/"
 	@echo "make vm-shell        interactive shell in the guest (exit powers off)"
@@ -118,7 +120,7 @@ $(BUILD)/tools/%: tests/tools/%.c
 
 .SECONDARY:
 BPF_TARGETS := $(BPFOUT)/swcount $(BPFOUT)/tcpca
-bpf: $(BPF_TARGETS) scx $(TOOLS)
+bpf: $(BPF_TARGETS) scx flatcg $(TOOLS)
 
 # sched_ext schedulers and selftests live in the kernel tree (the series adds
 # them); their own makefiles build them against the built kernel's BTF.
@@ -129,6 +131,8 @@ scx: $(KSTAMP)
 	$(Q)$(MAKE) -s -C $(KSRC)/tools/sched_ext VMLINUX=$(KOBJ)/vmlinux OUTPUT=$(SCXOUT)
 	$(Q)$(MAKE) -s -C $(KSRC)/tools/testing/selftests/sched_ext \
 		VMLINUX=$(KOBJ)/vmlinux OUTPUT=$(SCXOUT)/selftests
+
+include flatcg/flatcg.mk
 
 # ---- tests and VM -------------------------------------------------------
 # Included makefiles may add prerequisites of `make test` to TEST_DEPS.
