@@ -28,7 +28,7 @@
  *
  * Per-task state is kept in p->scx.bpf_data (task storage lookups fail at
  * random on 6.1): [0] the cgroup the task's weight is counted in, [1] that
- * weight, [2] when it last started running.
+ * weight, [2] when it last started running, [3] flags.
  *
  * Limits: cgroups past the table's capacity or deeper than FCG_MAX_DEPTH
  * are not tracked and their tasks are scheduled as tasks of the root
@@ -58,7 +58,11 @@ enum {
 	TD_CGID		= 0,
 	TD_WEIGHT	= 1,
 	TD_STARTED	= 2,
+	TD_FLAGS	= 3,
 };
+
+/* TD_FLAGS: placed on an idle CPU by select_cpu, not taken from the DSQ */
+#define TDF_DIRECT	1ULL
 
 #define ROOT_CGID	1
 
@@ -75,6 +79,19 @@ struct {
 	__type(key, u32);
 	__type(value, u64);
 } stats SEC(".maps");
+
+/* what each CPU runs: the vtime its task started at, 0 if none of ours */
+struct fcg_cpu {
+	u64	vtime;
+	u64	busy;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, FCG_MAX_CPUS);
+	__type(key, u32);
+	__type(value, struct fcg_cpu);
+} cpus SEC(".maps");
 
 static void stat_inc_idx(u32 idx)
 {
@@ -215,9 +232,34 @@ s32 BPF_STRUCT_OPS(fcg_select_cpu, struct task_struct *p, s32 prev_cpu,
 	if (is_idle) {
 		/* nobody else wants that CPU: no order to keep */
 		stat_inc_idx(FCG_STAT_LOCAL);
+		p->scx.bpf_data[TD_FLAGS] |= TDF_DIRECT;
 		scx_bpf_dispatch(p, SCX_DSQ_LOCAL, slice_ns, 0);
 	}
 	return cpu;
+}
+
+/*
+ * Wakeup preemption: a waking task whose vtime is more than a slice behind
+ * the task running on its CPU takes that CPU now instead of waiting for
+ * the slice to end (as CFS's wakeup preemption does). Without it, a task
+ * with a small share (a kworker in the root cgroup beside heavy cgroups)
+ * waits up to a slice at every wakeup, and a chain of wakeups crawls.
+ */
+static void wakeup_preempt(struct task_struct *p)
+{
+	s32 cpu = scx_bpf_task_cpu(p);
+	u32 idx = cpu;
+	struct fcg_cpu *c;
+
+	if (cpu < 0)
+		return;
+	c = bpf_map_lookup_elem(&cpus, &idx);
+	if (!c || !READ_ONCE(c->busy))
+		return;
+	if (vtime_before(p->scx.dsq_vtime + slice_ns, READ_ONCE(c->vtime))) {
+		scx_bpf_kick_cpu(cpu, SCX_KICK_PREEMPT);
+		stat_inc_idx(FCG_STAT_PREEMPT);
+	}
 }
 
 void BPF_STRUCT_OPS(fcg_enqueue, struct task_struct *p, u64 enq_flags)
@@ -225,6 +267,7 @@ void BPF_STRUCT_OPS(fcg_enqueue, struct task_struct *p, u64 enq_flags)
 	s32 cpu;
 
 	stat_inc_idx(FCG_STAT_SHARED);
+	p->scx.bpf_data[TD_FLAGS] &= ~TDF_DIRECT;
 	scx_bpf_dispatch_vtime(p, FCG_DSQ, slice_ns, p->scx.dsq_vtime,
 			       enq_flags);
 
@@ -236,6 +279,8 @@ void BPF_STRUCT_OPS(fcg_enqueue, struct task_struct *p, u64 enq_flags)
 	if (cpu >= 0) {
 		scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
 		stat_inc_idx(FCG_STAT_KICK);
+	} else if (enq_flags & SCX_ENQ_WAKEUP) {
+		wakeup_preempt(p);
 	}
 }
 
@@ -279,12 +324,33 @@ void BPF_STRUCT_OPS(fcg_runnable, struct task_struct *p, u64 enq_flags)
 	}
 }
 
+static void cpu_set(u64 vtime, u64 busy)
+{
+	u32 idx = bpf_get_smp_processor_id();
+	struct fcg_cpu *c = bpf_map_lookup_elem(&cpus, &idx);
+
+	if (c) {
+		WRITE_ONCE(c->vtime, vtime);
+		WRITE_ONCE(c->busy, busy);
+	}
+}
+
 void BPF_STRUCT_OPS(fcg_running, struct task_struct *p)
 {
 	u64 v = p->scx.dsq_vtime;
 
 	p->scx.bpf_data[TD_STARTED] = bpf_ktime_get_ns();
-	/* racy: a lost update only keeps vtime_now a little behind */
+	cpu_set(v, 1);
+
+	/*
+	 * vtime_now follows the tasks taken from the DSQ, which come out in
+	 * vtime order. A task placed straight on an idle CPU may be far ahead
+	 * (a small share charged a whole slice): letting it move vtime_now
+	 * would put every waking task behind all the others for seconds.
+	 * Racy: a lost update only keeps vtime_now a little behind.
+	 */
+	if (p->scx.bpf_data[TD_FLAGS] & TDF_DIRECT)
+		return;
 	if (vtime_before(READ_ONCE(vtime_now), v))
 		WRITE_ONCE(vtime_now, v);
 }
@@ -296,6 +362,7 @@ void BPF_STRUCT_OPS(fcg_stopping, struct task_struct *p, bool runnable)
 	u64 used, h, share, sum;
 	struct fcg_cgrp *c;
 
+	cpu_set(0, 0);
 	if (!started || now <= started)
 		return;
 	p->scx.bpf_data[TD_STARTED] = 0;

@@ -52,6 +52,7 @@ static const char *stat_names[FCG_NR_STATS] = {
 	[FCG_STAT_LOCAL]		= "local",
 	[FCG_STAT_SHARED]		= "shared",
 	[FCG_STAT_KICK]			= "kick",
+	[FCG_STAT_PREEMPT]		= "preempt",
 	[FCG_STAT_DISPATCH]		= "dispatch",
 	[FCG_STAT_DISPATCH_NONE]	= "dispatch_none",
 	[FCG_STAT_CREDIT_CUT]		= "credit_cut",
@@ -298,14 +299,15 @@ static void print_stats(struct flatcg *skel, const struct opts *o,
 		printf("}\n");
 	} else {
 		printf("flatcg %7.1fs cgroups %lld tracked, %lld untracked, %lld active | "
-		       "per s: enq %.0f (idle-cpu %.0f, shared %.0f) kicks %.0f dispatch %.0f "
+		       "per s: enq %.0f (idle-cpu %.0f, shared %.0f) kicks %.0f preempt %.0f dispatch %.0f "
 		       "empty %.0f credit-cut %.0f act %.0f deact %.0f moves %.0f | "
 		       "hweight cached %.0f%% root-fallback %llu lost %llu\n",
 		       t, (long long)bss->nr_tracked,
 		       (long long)bss->nr_untracked, (long long)bss->nr_active,
 		       (d[FCG_STAT_LOCAL] + d[FCG_STAT_SHARED]) / secs,
 		       d[FCG_STAT_LOCAL] / secs, d[FCG_STAT_SHARED] / secs,
-		       d[FCG_STAT_KICK] / secs, d[FCG_STAT_DISPATCH] / secs,
+		       d[FCG_STAT_KICK] / secs, d[FCG_STAT_PREEMPT] / secs,
+		       d[FCG_STAT_DISPATCH] / secs,
 		       d[FCG_STAT_DISPATCH_NONE] / secs,
 		       d[FCG_STAT_CREDIT_CUT] / secs,
 		       d[FCG_STAT_ACTIVATE] / secs,
@@ -343,6 +345,11 @@ int main(int argc, char **argv)
 		return ret;
 	if (preflight())
 		return 1;
+	if (libbpf_num_possible_cpus() > FCG_MAX_CPUS) {
+		fprintf(stderr, "flatcg: %d possible CPUs, built for at most %d\n",
+			libbpf_num_possible_cpus(), FCG_MAX_CPUS);
+		return 1;
+	}
 
 	libbpf_set_strict_mode(LIBBPF_STRICT_ALL);
 	signal(SIGINT, sigint_handler);

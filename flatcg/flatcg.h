@@ -17,6 +17,9 @@
  */
 #define FCG_MAX_DEPTH		16
 
+/* CPUs the per-CPU state covers; the loader refuses more */
+#define FCG_MAX_CPUS		1024
+
 /* default capacity of the cgroup table, -C changes it */
 #define FCG_DFL_MAX_CGROUPS	16384
 
@@ -49,6 +52,7 @@ enum fcg_stat {
 	FCG_STAT_LOCAL,		/* wakeup placed straight on an idle CPU */
 	FCG_STAT_SHARED,	/* enqueued on the shared vtime DSQ */
 	FCG_STAT_KICK,		/* an idle CPU woken for a shared-DSQ task */
+	FCG_STAT_PREEMPT,	/* a waking task preempted a task far ahead */
 	FCG_STAT_DISPATCH,	/* a CPU took a task from the shared DSQ */
 	FCG_STAT_DISPATCH_NONE,	/* a CPU found nothing it may run */
 	FCG_STAT_CREDIT_CUT,	/* a waking task's credit was cut to the budget */

@@ -31,16 +31,16 @@ $(FCG_OUT)/flatcg: $(FCG_SRC)/flatcg.c $(FCG_OUT)/flatcg.bpf.skel.h $(FCG_HDRS)
 	@echo "  CC       flatcg"
 	$(Q)$(CC) $(FCG_CFLAGS) $< -o $@ -lbpf -lelf -lz -lm
 
-$(FCG_OUT)/flatcg.service: $(FCG_SRC)/flatcg.service.in
-	$(Q)mkdir -p $(FCG_OUT)
-	$(Q)sed 's|@SBINDIR@|$(PREFIX)/sbin|g' $< >$@
+flatcg: $(FCG_OUT)/flatcg
 
-flatcg: $(FCG_OUT)/flatcg $(FCG_OUT)/flatcg.service
-
+# the unit names the installed paths, so it is made for each PREFIX here
 install: flatcg
 	install -D -m 0755 $(FCG_OUT)/flatcg $(DESTDIR)$(PREFIX)/sbin/flatcg
-	install -D -m 0644 $(FCG_OUT)/flatcg.service \
-		$(DESTDIR)$(PREFIX)/lib/systemd/system/flatcg.service
+	install -d $(DESTDIR)$(PREFIX)/lib/systemd/system
+	sed -e 's|@SBINDIR@|$(PREFIX)/sbin|g' \
+		-e 's|@DOCDIR@|$(PREFIX)/share/doc/flatcg|g' $(FCG_SRC)/flatcg.service.in \
+		>$(DESTDIR)$(PREFIX)/lib/systemd/system/flatcg.service
+	chmod 0644 $(DESTDIR)$(PREFIX)/lib/systemd/system/flatcg.service
 	install -D -m 0644 $(FCG_SRC)/README.md \
 		$(DESTDIR)$(PREFIX)/share/doc/flatcg/README.md
 
