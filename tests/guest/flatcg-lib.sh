@@ -51,7 +51,9 @@ hogs() {	# CGROUP N [CPU]
 }
 
 hogs_kill() {
-	[ ${#HOG_PIDS[@]} = 0 ] || kill -9 "${HOG_PIDS[@]}" 2>/dev/null
+	# an empty list would make wait wait for every child (the scheduler)
+	[ ${#HOG_PIDS[@]} = 0 ] && return 0
+	kill -9 "${HOG_PIDS[@]}" 2>/dev/null
 	wait "${HOG_PIDS[@]}" 2>/dev/null
 	HOG_PIDS=()
 }
