@@ -18,8 +18,10 @@ $(BENCH_STATS): $(ROOT)/bench/stats.c
 TEST_DEPS += bench-stats
 bench-stats: $(BENCH_STATS)
 
-bench: deps kernel $(BENCH_STATS)
+# the schedulers the scenarios run are built first (bench/run.sh also
+# checks each plug-in's loader before booting)
+bench: deps kernel bpf $(BENCH_STATS)
 	$(Q)BUILD=$(BUILD) STATS=$(BENCH_STATS) $(ROOT)/bench/run.sh $(BENCH_MODE) $(SCENARIOS)
 
-bench-check: kernel $(BENCH_STATS)
+bench-check: kernel bpf $(BENCH_STATS)
 	$(Q)BUILD=$(BUILD) STATS=$(BENCH_STATS) $(ROOT)/bench/selfcheck.sh

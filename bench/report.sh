@@ -2,7 +2,12 @@
 # report.sh - turn one scenario folder (raw.csv, meta.txt, scenario.scn,
 # qemu-cmdline) into stats-*.csv, summary.md and PNG plots.  Every figure
 # comes from raw.csv through bench/stats (C) and awk; nothing is typed in.
-# Limits: the first variant of the scenario is the base of every ratio.
+# Comparisons are the scenario's `compare` lines (default: every variant
+# against the first); each gets its ratio with the 95% CI, the effect its
+# pair count resolves, a verdict when it names a claim, and a plot of the
+# per-round ratios.  Runs below 98% busy (saturation) and runs during which
+# the host was busy are listed.  Limits: the verdict is about the main
+# metric of the comparison only.
 set -uo pipefail
 BENCH=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(dirname "$BENCH")
@@ -27,9 +32,64 @@ SCN_NAME=$(meta scenario); SCN_NAME=${SCN_NAME:-$(basename "$dir")}
 base=${SCN_VARIANTS%% *}
 
 "$STATS" summary "$dir/raw.csv" >"$dir/stats-summary.csv" || die "stats summary failed"
-for v in ${SCN_VARIANTS#"$base"}; do
-	"$STATS" ratio "$dir/raw.csv" "$base" "$v" >"$dir/stats-ratio-$v-vs-$base.csv" || die "stats ratio failed"
-done
+# the main metric of a workload: what a comparison is about by default
+main_metric() {
+	case $SCN_WORKLOAD in
+	web) echo req_s ;;
+	overhead) echo pipe_usec_op ;;
+	*) awk -F, 'NR == 2 { print $6 }' "$dir/raw.csv" ;;
+	esac
+}
+COMPARES=$(scn_compares)
+while read -r b o _; do
+	[ -n "$b" ] || continue
+	"$STATS" ratio "$dir/raw.csv" "$b" "$o" >"$dir/stats-ratio-$o-vs-$b.csv" || die "stats ratio $o/$b failed"
+done <<<"$COMPARES"
+
+# verdict CLAIM LO HI PAIRS RESOLVES P3: one line on a claimed ratio
+verdict() {
+	awk -v c="$1" -v lo="$2" -v hi="$3" -v n="$4" -v r="$5" -v p3="$6" 'BEGIN {
+		if (lo == "" || hi == "") { print "not resolvable: fewer than 2 pairs"; exit }
+		if (c >= 1) {
+			if (hi < 1) printf "not reproduced: slower (CI %.3f..%.3f excludes 1)\n", lo, hi
+			else if (lo > 1 && hi >= c) printf "reproduced (CI %.3f..%.3f holds %.2f and excludes 1)\n", lo, hi, c
+			else if (lo > 1) printf "partly: faster, but the CI %.3f..%.3f excludes the claimed %.2f\n", lo, hi, c
+			else if (hi < c) printf "not reproduced: the CI %.3f..%.3f excludes the claimed %.2f\n", lo, hi, c
+			else printf "not resolvable at %d pairs (they resolve +/-%.1f%%; +/-3%% needs %s)\n", n, r, p3
+		} else {
+			if (lo > 1) printf "not reproduced: larger (CI %.3f..%.3f excludes 1)\n", lo, hi
+			else if (hi < 1 && lo <= c) printf "reproduced (CI %.3f..%.3f holds %.2f and excludes 1)\n", lo, hi, c
+			else if (hi < 1) printf "partly: smaller, but the CI %.3f..%.3f excludes the claimed %.2f\n", lo, hi, c
+			else if (lo > c) printf "not reproduced: the CI %.3f..%.3f excludes the claimed %.2f\n", lo, hi, c
+			else printf "not resolvable at %d pairs (they resolve +/-%.1f%%; +/-3%% needs %s)\n", n, r, p3
+		}
+	}'
+}
+
+# plot_rounds BASE OTHER METRIC PNG: per-round ratios, 1.0 line, 3%/10% bands
+plot_rounds() {
+	local data=$dir/.plot-rounds.dat
+	"$STATS" rounds "$dir/raw.csv" "$1" "$2" "$3" 2>/dev/null | awk -F, 'NR > 1 && $2 != "" { print $1, $2 }' >"$data"
+	[ -s "$data" ] || { rm -f "$data"; return 0; }
+	gnuplot <<-EOF || die "gnuplot failed for rounds $2/$1"
+		$(png_head "$4" "$SCN_NAME: $3, $2 / $1 per round" "ratio $2 / $1")
+		set yrange [*:*]
+		set xlabel "round"
+		set grid ytics
+		set key outside bottom center horizontal
+		set xrange [0:$(awk 'END { print $1 + 1 }' "$data")]
+		stats "$data" using 2 nooutput
+		lo = STATS_min < 0.88 ? STATS_min - 0.02 : 0.88
+		hi = STATS_max > 1.12 ? STATS_max + 0.02 : 1.12
+		set yrange [lo:hi]
+		plot 1.10 with filledcurves y1=0.90 lc rgb "#eeeeee" title "+/-10%", \
+		     1.03 with filledcurves y1=0.97 lc rgb "#cccccc" title "+/-3%", \
+		     1 with lines lc rgb "black" lw 1.5 title "1.0", \
+		     "$data" using 1:2 with points pt 7 ps 1.2 lc rgb "#aa3377" title "round ratio"
+	EOF
+	rm -f "$data"
+	echo "![$2/$1]($4)" >>"$dir/.plots.md"
+}
 
 
 # png_head PNG TITLE YLABEL: the gnuplot lines every plot starts with
@@ -97,6 +157,11 @@ plot_shares() {
 }
 
 : >"$dir/.plots.md"
+while read -r b o _ m _; do
+	[ -n "$b" ] || continue
+	[ "$m" != - ] || m=$(main_metric)
+	plot_rounds "$b" "$o" "$m" "rounds-$o-vs-$b.png"
+done <<<"$COMPARES"
 case $SCN_WORKLOAD in
 web) plot_bars req_s "requests/s (all instances)" throughput.png ;;
 weights) plot_shares shares.png ;;
@@ -129,7 +194,7 @@ esac
 	echo "| series commit (build/linux HEAD) | $(meta series_commit) |"
 	echo "| harness commit | $(meta harness_commit) |"
 	echo "| workload | $SCN_WORKLOAD |"
-	echo "| runs | $(meta rounds) rounds x variants ($(meta variants)), alternated A B A B ... in one boot |"
+	echo "| runs | $(meta rounds) rounds x variants ($(meta variants)) in one boot, order $(meta guest_order) (seed $(meta guest_seed)) |"
 	echo "| per run | $(meta duration_s) s measured after $(meta warmup_s) s warm-up |"
 	echo
 	echo "Scenario file ([scenario.scn](scenario.scn)):"
@@ -142,14 +207,91 @@ esac
 	echo
 	echo "Per variant and metric: n runs, mean, sample standard deviation, median,"
 	echo "min, max and the 95% confidence interval of the mean (Student t with n-1"
-	echo "degrees of freedom).  Ratios compare each variant with the first one"
-	echo "($base) round by round: for every round where both have a value, r ="
-	echo "other/base; the table gives the geometric mean of r and its 95% CI (t"
-	echo "interval on ln r, exponentiated), with the number of pairs.  Alternating"
-	echo "the variants inside one boot cancels slow drift of the host.  Runs whose"
+	echo "degrees of freedom).  Each comparison (the scenario's compare lines, or"
+	echo "every variant against the first) pairs the variants round by round: for"
+	echo "every round where both have a value, r = other/base; the tables give the"
+	echo "geometric mean of r and its 95% CI (t interval on ln r, exponentiated),"
+	echo "the number of pairs and the half-width the pairs resolve.  Running every"
+	echo "variant in each round of one boot cancels slow drift of the host; the"
+	echo "order inside a round is in the setup table.  Runs whose"
 	echo "status is not ok (scheduler ejected, failed to start, workload errors)"
 	echo "are kept in raw.csv but excluded from every figure."
 	echo
+	echo "## Comparisons"
+	echo
+	echo "Ratio OTHER/BASE of the main metric, geometric mean over the rounds"
+	echo "with both values, 95% CI; 'resolves' is the CI's half-width: effects"
+	echo "smaller than it cannot be told from noise at this pair count."
+	echo
+	echo "| comparison | metric | pairs | ratio | 95% CI | resolves | pairs for +/-3% | claim | verdict |"
+	echo "|---|---|---|---|---|---|---|---|---|"
+	while read -r b o c m l; do
+		[ -n "$b" ] || continue
+		[ "$m" != - ] || m=$(main_metric)
+		[ "$l" != - ] || l="$o / $b"
+		IFS=, read -r _ n r lo hi _ _ res p3 _ < <(awk -F, -v m="$m" 'NR > 1 && $1 == m' "$dir/stats-ratio-$o-vs-$b.csv")
+		if [ -z "${n-}" ]; then
+			echo "| $l | $m | 0 | - | - | - | - | ${c/#-/none} | no pairs |"
+			continue
+		fi
+		vd=-
+		[ "$c" = - ] || vd=$(verdict "$c" "$lo" "$hi" "$n" "$res" "${p3:-?}")
+		awk -v l="$l" -v m="$m" -v n="$n" -v r="$r" -v lo="$lo" -v hi="$hi" -v res="$res" -v p3="$p3" -v c="$c" -v vd="$vd" \
+			'function f(x, p) { return x == "" ? "-" : sprintf(p, x) }
+			BEGIN { printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", l, m, n, f(r, "%.4f"),
+				(lo == "" ? "-" : sprintf("%.4f .. %.4f", lo, hi)), f(res, "+/-%.1f%%"), (p3 == "" ? "-" : p3),
+				(c == "-" ? "none" : c), vd }'
+		unset n
+	done <<<"$COMPARES"
+	echo
+	echo "## Saturation and host interference"
+	echo
+	if awk -F, 'NR > 1 && $6 == "busy_pct" { f = 1 } END { exit !f }' "$dir/raw.csv"; then
+		awk -F, 'NR > 1 && $6 == "busy_pct" && $8 == "ok" { n++; if ($7 + 0 < 98) { printf "- run %s (round %s, %s): guest CPUs %.1f%% busy (below 98%%: not saturated)\n", $2, $1, $3, $7; low++ } }
+			END { if (!low) printf "Every run kept the guest CPUs at least 98%% busy (%d runs).\n", n }' "$dir/raw.csv"
+	else
+		echo "This workload does not report busy_pct."
+	fi
+	if awk -F, 'NR > 1 && $6 ~ /^requests\./ { f = 1 } END { exit !f }' "$dir/raw.csv"; then
+		echo
+		awk -F, 'NR > 1 && $6 ~ /^requests\./ && $8 == "ok" { n++; if ($7 + 0 < 1000) { split($6, m, "."); printf "- run %s (%s): p99 of %s stands on %d requests (fewer than 1000)\n", $2, $3, m[2], $7; low++ } }
+			END { if (!low) printf "Every latency percentile stands on at least 1000 requests (%d instance runs).\n", n }' "$dir/raw.csv"
+	fi
+	echo
+	if [ -s "$dir/host-samples.csv" ] && [ -s "$dir/progress-host.csv" ]; then
+		# a run spans from its progress line to the next one
+		awk -F, 'FNR == 1 { f++; next }
+			f == 1 && $2 ~ /run [0-9]+\// { match($2, /run [0-9]+\//); r = substr($2, RSTART + 4, RLENGTH - 5); st[++nr] = $1; id[nr] = r; next }
+			f == 1 && $2 ~ /done:/ { st[nr + 1] = $1; next }
+			f == 2 { t[++ns] = $1; comp[ns] = $3; oq[ns] = $4; ld[ns] = $2 }
+			END {
+				if (!(nr + 1 in st)) st[nr + 1] = 1e18
+				for (i = 1; i <= nr; i++) {
+					why = ""
+					for (k = 1; k <= ns; k++)
+						if (t[k] >= st[i] && t[k] < st[i + 1]) {
+							if (comp[k] == 1 && why !~ /compiler/) why = why " a compiler ran;"
+							if (oq[k] > 0 && why !~ /QEMU/) why = why " another QEMU ran;"
+						}
+					if (why != "") { printf "- run %s: host busy:%s\n", id[i], why; bad++ }
+				}
+				if (!bad) printf "No host sample (every 5 s) saw a compiler or another QEMU during the %d runs.\n", nr
+			}' "$dir/progress-host.csv" "$dir/host-samples.csv"
+	else
+		echo "No host samples recorded."
+	fi
+	echo
+	if [ -s "$dir/runs.csv" ]; then
+		echo "## How each scheduler run ended"
+		echo
+		echo "| run | round | variant | scheduler | status | loader exit code | reason |"
+		echo "|---|---|---|---|---|---|---|"
+		awk -F, 'NR > 1 && $4 != "cfs" { printf "| %s | %s | %s | %s | %s | %s | %s |\n", $2, $1, $3, $4, $5, ($6 == "" ? "-" : $6), ($7 == "" ? "-" : $7); n++ }
+			END { if (!n) print "| - | - | - | - | - | - | only CFS runs |" }' "$dir/runs.csv"
+		echo
+		echo "Loader output: [scx-loader.log](scx-loader.log); kernel log: [dmesg.txt](dmesg.txt)."
+		echo
+	fi
 	echo "## Runs not reported"
 	echo
 	awk -F, 'NR > 1 && $8 != "ok" && !seen[$2]++ { printf "- run %s (round %s, variant %s, scheduler %s): %s\n", $2, $1, $3, $4, $8; n++ } END { if (!n) print "None: every run completed with its scheduler in charge." }' "$dir/raw.csv"
@@ -164,15 +306,16 @@ esac
 		awk -F, -v v="$v" 'function f(x) { return x == "" ? "-" : sprintf("%.4g", x) }
 			NR > 1 && $1 == v { printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", $2, $3, f($4), f($5), f($6), ($9 == "" ? "-" : f($9) " .. " f($10)), f($7), f($8) }' "$dir/stats-summary.csv"
 	done
-	for v in ${SCN_VARIANTS#"$base"}; do
+	while read -r b v _; do
+		[ -n "$b" ] || continue
 		echo
-		echo "## Ratio $v / $base"
+		echo "## Ratio $v / $b, every metric"
 		echo
-		echo "| metric | pairs | ratio (geometric mean) | 95% CI | ratio of means |"
-		echo "|---|---|---|---|---|"
+		echo "| metric | pairs | ratio (geometric mean) | 95% CI | ratio of means | resolves |"
+		echo "|---|---|---|---|---|---|"
 		awk -F, 'function f(x) { return x == "" ? "-" : sprintf("%.4f", x) }
-			NR > 1 { printf "| %s | %s | %s | %s | %s |\n", $1, $2, f($3), ($4 == "" ? "- (needs 2 pairs)" : f($4) " .. " f($5)), f($6) }' "$dir/stats-ratio-$v-vs-$base.csv"
-	done
+			NR > 1 { printf "| %s | %s | %s | %s | %s | %s |\n", $1, $2, f($3), ($4 == "" ? "- (needs 2 pairs)" : f($4) " .. " f($5)), f($6), ($8 == "" ? "-" : sprintf("+/-%.1f%%", $8)) }' "$dir/stats-ratio-$v-vs-$b.csv"
+	done <<<"$COMPARES"
 	if [ -s "$dir/.plots.md" ]; then
 		echo
 		echo "## Plots"

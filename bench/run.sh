@@ -67,8 +67,12 @@ for f in "${files[@]}"; do
 	[ -f "$BENCH/workloads/$SCN_WORKLOAD.sh" ] || die "$f: unknown workload '$SCN_WORKLOAD'"
 	( . "$BENCH/workloads/$SCN_WORKLOAD.sh" && wl_check ) || die "$f: not valid for workload $SCN_WORKLOAD"
 	for s in $(scn_scheds); do
-		[ -f "$BENCH/schedulers/$s.sh" ] || [ -f "${BENCH_SCHED_DIR:-/nonexistent}/$s.sh" ] ||
-			die "$f: unknown scheduler '$s' (no bench/schedulers/$s.sh)"
+		sf=${BENCH_SCHED_DIR:-/nonexistent}/$s.sh
+		[ -f "$sf" ] || sf=$BENCH/schedulers/$s.sh
+		[ -f "$sf" ] || die "$f: unknown scheduler '$s' (no bench/schedulers/$s.sh)"
+		# the plug-in's own host-side check (loader built, class present)
+		( . "$sf" && ! declare -F sched_preflight >/dev/null || sched_preflight ) ||
+			die "$f: scheduler '$s' cannot run here (see above); nothing was booted"
 	done
 	for c in $(scn_configs); do
 		[ -f "$(cfg_path "$c")" ] || die "$f: cgroup config $(cfg_path "$c") not found"
@@ -138,7 +142,8 @@ meta() {
 	echo "host_compiler_running_before=$3"
 	echo "host_load_after=$(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "host_compiler_running_after=$(compiling && echo yes || echo no)"
-	echo "host_compiler_samples=$(grep -c busy "$2/.host-samples") of $(wc -l <"$2/.host-samples") (every 5 s)"
+	echo "host_compiler_samples=$(awk -F, 'NR > 1 && $3 == 1 { n++ } END { print n + 0 }' "$2/host-samples.csv") of $(($(wc -l <"$2/host-samples.csv") - 1)) (every 5 s)"
+	echo "host_other_qemu_samples=$(awk -F, 'NR > 1 && $4 > 0 { n++ } END { print n + 0 }' "$2/host-samples.csv")"
 	echo "guest_vcpus=$cpus"
 	echo "guest_mem_mib=$mem"
 	echo "accel=$(sed -n 's/^accel=//p' "$2/timing" 2>/dev/null || grep -o 'accel [a-z]*' "$2/qemu-cmdline" | cut -d' ' -f2)"
@@ -163,13 +168,19 @@ for f in "${files[@]}"; do
 	echo "bench: scenario $SCN_NAME: $SCN_ROUNDS round(s) x $nv variant(s) ($SCN_VARIANTS), ${SCN_DURATION}s + ${SCN_WARMUP}s warm-up each"
 	qemu -T "$limit" -o "$dir" -- "$BENCH/guest/main.sh" run "$f" $quick &
 	qpid=$!
-	# sample the host every 5 s: was a compiler running during the scenario?
-	( while kill -0 $qpid 2>/dev/null; do
-		compiling && echo busy || echo quiet
+	# sample the host every 5 s: load, a compiler, other QEMU processes
+	# (report.sh marks the runs such a sample falls into)
+	( echo "epoch,load1,compiler,other_qemu"
+	while kill -0 $qpid 2>/dev/null; do
+		nq=$(pgrep -c -f '^qemu-system' || true)
+		echo "$(date +%s),$(cut -d' ' -f1 /proc/loadavg),$(compiling && echo 1 || echo 0),$((nq > 1 ? nq - 1 : 0))"
 		sleep 5
-	done >"$dir/.host-samples" ) &
+	done ) >"$dir/host-samples.csv" &
 	spid=$!
+	# each progress line with the host's clock: when each run started
+	echo "epoch,line" >"$dir/progress-host.csv"
 	tail -n +1 -F --pid=$qpid "$dir/progress.log" 2>/dev/null | while IFS= read -r l; do
+		echo "$(date +%s),${l//,/;}" >>"$dir/progress-host.csv"
 		e=$(($(date +%s) - t0)); printf '  %d:%02d %s\n' $((e / 60)) $((e % 60)) "$l"; done
 	wait $qpid
 	grc=$?
@@ -187,7 +198,8 @@ for f in "${files[@]}"; do
 	while [ -e "$final" ]; do n=$((n + 1)); final=$parent/$(date +%F)-$SCN_NAME-$n; done
 	mkdir -p "$parent"
 	mkdir "$final"
-	for x in raw.csv meta.txt qemu-cmdline scenario.scn summary.md progress.log guest-errors.log; do
+	for x in raw.csv runs.csv meta.txt qemu-cmdline scenario.scn summary.md progress.log \
+		progress-host.csv host-samples.csv guest-errors.log scx-loader.log dmesg.txt; do
 		[ -s "$dir/$x" ] && cp "$dir/$x" "$final/"
 	done
 	cp "$dir"/*.png "$dir"/stats-*.csv "$final/" 2>/dev/null

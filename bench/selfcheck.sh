@@ -2,7 +2,9 @@
 # selfcheck.sh - end-to-end self-check of the bench harness (make
 # bench-check, part of make test): runs every scenario in quick mode through
 # QEMU into a scratch folder and checks that each produced raw.csv with ok
-# rows for every variant, meta.txt, qemu-cmdline, summary.md and PNG plots;
+# rows for every variant, runs.csv with an exit reason for every BPF
+# scheduler run, host samples, meta.txt, qemu-cmdline, dmesg, summary.md
+# with the comparisons and saturation sections, and PNG plots;
 # then checks that a scenario with a broken cgroup config is refused with
 # cgconfigparser's message before anything runs.  It checks the plumbing,
 # not the numbers.  Limits: needs the built kernel; takes a few minutes.
@@ -24,9 +26,14 @@ for f in "$BENCH"/scenarios/*.scn; do
 	name=$(basename "$f" .scn)
 	d=$(ls -d "$scratch/ok/"*-"$name" 2>/dev/null | head -1)
 	[ -n "$d" ] || { bad "$name: no results folder"; continue; }
-	for x in raw.csv meta.txt qemu-cmdline summary.md scenario.scn; do
+	for x in raw.csv runs.csv meta.txt qemu-cmdline summary.md scenario.scn \
+		host-samples.csv progress-host.csv dmesg.txt; do
 		[ -s "$d/$x" ] || bad "$name: $x missing or empty"
 	done
+	grep -q '^## Comparisons' "$d/summary.md" || bad "$name: summary has no comparisons"
+	grep -q '^## Saturation and host interference' "$d/summary.md" || bad "$name: summary has no saturation section"
+	ls "$d"/rounds-*.png >/dev/null 2>&1 || bad "$name: no per-round ratio plot"
+	grep -q '^guest_order=' "$d/meta.txt" || bad "$name: variant order not recorded"
 	ls "$d"/*.png >/dev/null 2>&1 || bad "$name: no PNG plot"
 	for p in "$d"/*.png; do
 		[ "$(head -c 8 "$p" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || bad "$name: $p is not a PNG"
@@ -38,6 +45,12 @@ for f in "$BENCH"/scenarios/*.scn; do
 			bad "$name: no ok rows for variant $v"
 	done
 	grep -q '^kernel_config_sha1=[0-9a-f]\{40\}$' "$d/meta.txt" || bad "$name: no kernel config hash in meta.txt"
+	# every BPF scheduler run says how it ended
+	awk -F, 'NR > 1 && $4 != "cfs" && $7 == "" { f = 1 } END { exit f }' "$d/runs.csv" ||
+		bad "$name: a scheduler run without an exit reason in runs.csv"
+	if [ "$SCN_WORKLOAD" = web ]; then
+		awk -F, '$6 == "busy_pct" && $7 > 0 { f = 1 } END { exit !f }' "$d/raw.csv" || bad "$name: no busy_pct"
+	fi
 	grep -q 'qemu-system' "$d/qemu-cmdline" || bad "$name: qemu-cmdline has no QEMU command"
 done
 

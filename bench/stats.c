@@ -12,7 +12,14 @@
  *                                 variants have a value: the geometric mean
  *                                 of the per-round ratios OTHER/BASE with a
  *                                 95% CI (t interval on the log ratios,
- *                                 exponentiated), plus the ratio of means
+ *                                 exponentiated), the ratio of means, the sd
+ *                                 of the log ratios, the CI's half-width in
+ *                                 percent (the smallest effect these pairs
+ *                                 resolve) and the pairs that sd needs for
+ *                                 a half-width of 3% and of 10%
+ *   stats rounds FILE BASE OTHER METRIC
+ *                                 round,ratio for each round with both
+ *                                 values (the dots of the ratio plot)
  *   stats tq DF                   the 0.975 quantile of Student's t
  *
  * FILE may be "-" for stdin.  Output is CSV on stdout; undefined figures
@@ -50,11 +57,14 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: stats summary FILE\n"
 		"       stats ratio FILE BASE OTHER\n"
+		"       stats rounds FILE BASE OTHER METRIC\n"
 		"       stats tq DF\n"
 		"FILE is a CSV with columns round,variant,metric,value,status (\"-\" = stdin);\n"
 		"only status=ok rows count.  summary: n, mean, sd, median, min, max and the\n"
 		"95%% CI of the mean per variant and metric.  ratio: per metric, geometric\n"
-		"mean of per-round OTHER/BASE ratios with a 95%% t-interval on the logs.\n");
+		"mean of per-round OTHER/BASE ratios with a 95%% t-interval on the logs, the\n"
+		"effect the pairs resolve and the pairs needed for +/-3%% and +/-10%%.\n"
+		"rounds: the per-round ratios of one metric.\n");
 }
 
 /* Two-sided 95% Student t quantile.  Table for df <= 30, then the
@@ -258,6 +268,41 @@ static int lookup(const char *variant, const char *metric, long round, double *o
 	return found == 1;
 }
 
+/*
+ * Pairs needed for a 95% CI of +/-@pct percent on the ratio when the log
+ * ratios have sd @sd (the t quantile depends on n, so search); 0 if more
+ * than 100000.
+ */
+static long pairs_for(double sd, double pct)
+{
+	double want = log(1 + pct / 100);
+
+	for (long n = 2; n <= 100000; n++)
+		if (t975(n - 1) * sd / sqrt((double)n) <= want)
+			return n;
+	return 0;
+}
+
+static void rounds(const char *base, const char *other, const char *metric)
+{
+	double b, o;
+	int any = 0;
+
+	printf("round,ratio\n");
+	for (size_t i = 0; i < nrows; i++) {
+		if (strcmp(rows[i].variant, base) || strcmp(rows[i].metric, metric))
+			continue;
+		if (!lookup(other, metric, rows[i].round, &o))
+			continue;
+		b = rows[i].value;
+		any = 1;
+		printf("%ld,", rows[i].round);
+		num(b > 0 && o > 0 ? o / b : NAN, "\n");
+	}
+	if (!any)
+		die("no round has both %s and %s", base, other);
+}
+
 static void ratio(const char *base, const char *other)
 {
 	double *lr = malloc((nrows + 1) * sizeof(*lr));
@@ -271,10 +316,11 @@ static void ratio(const char *base, const char *other)
 		die("no ok rows for variant '%s'%s", base, "");
 	if (!any_other)
 		die("no ok rows for variant '%s'%s", other, "");
-	printf("metric,pairs,ratio,ci95_lo,ci95_hi,ratio_of_means\n");
+	printf("metric,pairs,ratio,ci95_lo,ci95_hi,ratio_of_means,sd_log,"
+	       "resolves_pct,pairs_for_3pct,pairs_for_10pct\n");
 	for (size_t i = 0; i < nrows; i++) {
 		size_t n = 0;
-		double sb = 0, so = 0, b, o, lsum = 0, lss = 0, m, sd, h;
+		double sb = 0, so = 0, b, o, lsum = 0, lss = 0, m, sd = NAN, h = NAN;
 		int bad = 0;
 
 		if (seen_before(i, 0))
@@ -315,7 +361,13 @@ static void ratio(const char *base, const char *other)
 				printf(",,");
 			}
 		}
-		num(sb != 0 ? so / sb : NAN, "\n");
+		num(sb != 0 ? so / sb : NAN, ",");
+		num(sd, ",");
+		num(isnan(h) ? NAN : 100 * (exp(h) - 1), ",");
+		if (isnan(sd) || sd <= 0)
+			printf(",\n");
+		else
+			printf("%ld,%ld\n", pairs_for(sd, 3), pairs_for(sd, 10));
 	}
 	free(lr);
 }
@@ -334,6 +386,9 @@ int main(int argc, char **argv)
 	} else if (argc == 5 && !strcmp(argv[1], "ratio")) {
 		load(argv[2]);
 		ratio(argv[3], argv[4]);
+	} else if (argc == 6 && !strcmp(argv[1], "rounds")) {
+		load(argv[2]);
+		rounds(argv[3], argv[4], argv[5]);
 	} else if (argc == 3 && !strcmp(argv[1], "tq")) {
 		char *end;
 		long df = strtol(argv[2], &end, 10);

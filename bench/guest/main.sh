@@ -7,8 +7,11 @@
 #                                    stop at the first one cgconfigparser
 #                                    refuses (its message is shown)
 #   main.sh run SCENARIO [quick]     check the scenario's configs, then run
-#                                    rounds x variants (A B A B ...) and
-#                                    write $OUT/raw.csv
+#                                    rounds x variants (in the scenario's
+#                                    order) and write $OUT/raw.csv, plus
+#                                    $OUT/runs.csv (one row per run: status,
+#                                    loader exit code, exit reason) and
+#                                    $OUT/dmesg.txt
 # Progress lines go to stdout and $OUT/progress.log; errors to stderr and
 # $OUT/guest-errors.log.  Exit status 0 only if every step worked (runs
 # refused because a scheduler was ejected still count as "worked").
@@ -16,12 +19,13 @@ set -uo pipefail
 BENCH=$(cd "$(dirname "$0")/.." && pwd)
 ROOT=$(dirname "$BENCH")
 export BENCH ROOT
-case ${1-} in -h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1-} in -h | --help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 : "${OUT:?main.sh: \$OUT is not set (run it through bench/run.sh)}"
 . "$BENCH/lib/scenario.sh"
 . "$BENCH/lib/cgroup.sh"
+. "$BENCH/lib/cpustat.sh"
 
-usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; }
 die() { echo "bench: $*" >&2; exit 1; }
 exec 2> >(tee -a "$OUT/guest-errors.log" >&2)
 
@@ -59,7 +63,7 @@ one_run() {
 	s=$(scn_var "$v" sched) c=$(scn_var "$v" config)
 	cg_snapshot
 	if [ "$c" != none ]; then cg_apply "$(cfg_path "$c")" || die "config $c refused"; fi
-	unset -f sched_start sched_alive sched_stop
+	unset -f sched_start sched_alive sched_stop sched_exit_info
 	. "$(sched_file "$s")" || die "cannot load scheduler $s"
 	: >/tmp/bench-metrics
 	if ! sched_start; then
@@ -83,6 +87,10 @@ one_run() {
 	while read -r m val; do
 		echo "$r,$i,$v,$s,$c,$m,$val,$status" >>"$OUT/raw.csv"
 	done </tmp/bench-metrics
+	# how the scheduler ended: "RC|REASON" from the plug-in, if it knows
+	local info='|'
+	declare -F sched_exit_info >/dev/null && info=$(sched_exit_info)
+	echo "$r,$i,$v,$s,$status,${info%%|*},$(printf '%s' "${info#*|}" | tr ',\n' ';  ')" >>"$OUT/runs.csv"
 	[ $status = ok ] || progress "run $i: status $status (no numbers reported for it)"
 }
 
@@ -103,17 +111,23 @@ run_scenario() {
 		echo "mem_kib=$(awk '/MemTotal/ { print $2 }' /proc/meminfo)"
 		echo "sched_ext=$(cat /sys/kernel/sched_ext/state 2>/dev/null || echo absent)"
 	} >"$OUT/guest-info.txt"
+	# a shuffled order without a seed in the file gets one, recorded
+	[ "$SCN_ORDER" != shuffle ] || [ -n "$SCN_SEED" ] || SCN_SEED=$(( $(date +%s%N) % 1000000 ))
+	echo "order=$SCN_ORDER" >>"$OUT/guest-info.txt"
+	echo "seed=${SCN_SEED:--}" >>"$OUT/guest-info.txt"
 	echo "round,run,variant,sched,config,metric,value,status" >"$OUT/raw.csv"
+	echo "round,run,variant,sched,status,loader_rc,exit_reason" >"$OUT/runs.csv"
 	wl_prepare || die "workload preparation failed"
 	nv=$(wc -w <<<"$SCN_VARIANTS")
 	n=$((SCN_ROUNDS * nv))
 	for r in $(seq "$SCN_ROUNDS"); do
-		for v in $SCN_VARIANTS; do
+		for v in $(scn_round_order "$r"); do
 			i=$((i + 1))
 			progress "round $r/$SCN_ROUNDS  run $i/$n  variant $v  sched $(scn_var "$v" sched)"
 			one_run "$r" "$i" "$v"
 		done
 	done
+	dmesg >"$OUT/dmesg.txt" 2>&1
 	progress "done: $n runs"
 }
 

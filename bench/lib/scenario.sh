@@ -14,12 +14,26 @@
 #   variant   NAME KEY=VALUE ...    sched=NAME (bench/schedulers/NAME.sh),
 #                                   config=FILE (in cgroup-configs/) or none,
 #                                   plus the workload's placement keys
+#   order     fixed|abba|shuffle    variant order inside a round: file order,
+#                                   reversed every other round, or shuffled
+#                                   per round from the seed (default fixed)
+#   seed      N                     seed of the shuffle (default: drawn at
+#                                   start and recorded in meta.txt)
+#   compare   BASE OTHER [claim=R] [metric=M] [label=TEXT]
+#                                   a declared comparison: OTHER/BASE per
+#                                   round on metric M (default: the
+#                                   workload's main metric); R is the ratio
+#                                   a claim predicts (the report gives a
+#                                   verdict).  Without any compare line each
+#                                   variant is compared with the first.
 # Limits: variant and key names are [a-z0-9_], file names [a-z0-9_-];
 # values cannot contain spaces.
 #
 # After scn_load FILE [quick]: SCN_NAME SCN_WORKLOAD SCN_DURATION SCN_WARMUP
-# SCN_ROUNDS SCN_VARIANTS (space-separated) are set; scn_var V KEY and
-# scn_param KEY [DEFAULT] read the rest.  Errors name FILE:LINE and return 1.
+# SCN_ROUNDS SCN_VARIANTS (space-separated) SCN_ORDER SCN_SEED are set;
+# scn_var V KEY and scn_param KEY [DEFAULT] read the rest; scn_compares
+# lists the comparisons, scn_round_order R the variants of round R.  Errors
+# name FILE:LINE and return 1.
 
 scn_err() { echo "scenario error: $*" >&2; return 1; }
 
@@ -51,6 +65,7 @@ scn_load() {
 	[[ $SCN_NAME =~ ^[a-z0-9_-]+$ ]] || { scn_err "$file: file name must be NAME.scn with NAME in [a-z0-9_-]"; return 1; }
 	unset "${!SCNV_@}" "${!SCNP_@}"
 	SCN_WORKLOAD= SCN_DURATION=0 SCN_WARMUP=0 SCN_ROUNDS= SCN_VARIANTS= SCN_QUICK=
+	SCN_ORDER=fixed SCN_SEED= SCN_COMPARES=()
 	while IFS= read -r line || [ -n "$line" ]; do
 		n=$((n + 1))
 		where="$file:$n"
@@ -81,6 +96,17 @@ scn_load() {
 			scn_kv "SCNV_$v" "$where" "${words[@]:2}" || return 1
 			[ -n "$(scn_var "$v" sched)" ] || { scn_err "$where: variant '$v' has no sched=NAME"; return 1; }
 			[ -n "$(scn_var "$v" config)" ] || { scn_err "$where: variant '$v' has no config=FILE|none"; return 1; } ;;
+		order)
+			[ ${#words[@]} -eq 2 ] || { scn_err "$where: 'order' takes one value"; return 1; }
+			case ${words[1]} in fixed | abba | shuffle) SCN_ORDER=${words[1]} ;;
+			*) scn_err "$where: order must be fixed, abba or shuffle, got '${words[1]}'"; return 1 ;;
+			esac ;;
+		seed)
+			[ ${#words[@]} -eq 2 ] && scn_valid_uint "${words[1]}" ||
+				{ scn_err "$where: 'seed' takes one whole number"; return 1; }
+			SCN_SEED=${words[1]} ;;
+		compare)
+			scn_compare "$where" "${words[@]:1}" || return 1 ;;
 		*)
 			scn_err "$where: unknown statement '$kw'"; return 1 ;;
 		esac
@@ -90,6 +116,13 @@ scn_load() {
 		[ -n "${!v}" ] || { scn_err "$file: missing '$k'"; return 1; }
 	done
 	[ -n "$SCN_VARIANTS" ] || { scn_err "$file: no variant"; return 1; }
+	for v in "${SCN_COMPARES[@]}"; do
+		IFS='|' read -r k kw _ _ _ where <<<"$v"
+		for n in "$k" "$kw"; do
+			[[ " $SCN_VARIANTS " == *" $n "* ]] ||
+				{ scn_err "$where: compare names '$n', which is no variant"; return 1; }
+		done
+	done
 	if [ -n "$quick" ]; then
 		for kv in $SCN_QUICK; do
 			k=${kv%%=*} v=${kv#*=}
@@ -103,6 +136,76 @@ scn_load() {
 	fi
 	[ "$SCN_ROUNDS" -ge 1 ] || { scn_err "$file: rounds must be >= 1"; return 1; }
 	return 0
+}
+
+# scn_compare WHERE BASE OTHER [claim=R] [metric=M] [label=TEXT]: append
+# "BASE|OTHER|CLAIM|METRIC|LABEL|WHERE" to SCN_COMPARES
+scn_compare() {
+	local where=$1 base=${2-} other=${3-} kv claim= metric= label=
+	[ -n "$other" ] || { scn_err "$where: compare needs BASE and OTHER"; return 1; }
+	scn_valid_name "$base" && scn_valid_name "$other" ||
+		{ scn_err "$where: bad variant name in compare"; return 1; }
+	[ "$base" != "$other" ] || { scn_err "$where: compare of '$base' with itself"; return 1; }
+	shift 3
+	for kv in "$@"; do
+		case $kv in
+		claim=*)
+			claim=${kv#claim=}
+			[[ $claim =~ ^[0-9]+(\.[0-9]+)?$ ]] && [[ ! $claim =~ ^0+(\.0*)?$ ]] ||
+				{ scn_err "$where: claim must be a positive ratio like 1.10, got '$claim'"; return 1; } ;;
+		metric=*)
+			metric=${kv#metric=}
+			[[ $metric =~ ^[a-z0-9_.]+$ ]] || { scn_err "$where: bad metric '$metric'"; return 1; } ;;
+		label=*)
+			label=${kv#label=}
+			[[ $label =~ ^[A-Za-z0-9_./:+-]+$ ]] || { scn_err "$where: label may hold [A-Za-z0-9_./:+-] only"; return 1; } ;;
+		*) scn_err "$where: compare takes claim=, metric= and label=, got '$kv'"; return 1 ;;
+		esac
+	done
+	SCN_COMPARES+=("$base|$other|$claim|$metric|$label|$where")
+}
+
+# scn_compares: one "BASE OTHER CLAIM METRIC LABEL" line per comparison
+# ('-' for an empty field); without compare lines, each variant vs the first
+scn_compares() {
+	local c base other claim metric label first v
+	if [ ${#SCN_COMPARES[@]} -gt 0 ]; then
+		for c in "${SCN_COMPARES[@]}"; do
+			IFS='|' read -r base other claim metric label _ <<<"$c"
+			echo "$base $other ${claim:--} ${metric:--} ${label:--}"
+		done
+		return 0
+	fi
+	first=${SCN_VARIANTS%% *}
+	for v in ${SCN_VARIANTS#"$first"}; do echo "$first $v - - -"; done
+}
+
+# scn_round_order R: the variants of round R (1-based) in the order they run
+scn_round_order() {
+	local r=$1
+	local -a v
+	read -r -a v <<<"$SCN_VARIANTS"
+	case $SCN_ORDER in
+	fixed) echo "${v[*]}" ;;
+	abba)
+		if [ $((r % 2)) = 0 ]; then
+			local i out=()
+			for ((i = ${#v[@]} - 1; i >= 0; i--)); do out+=("${v[$i]}"); done
+			echo "${out[*]}"
+		else
+			echo "${v[*]}"
+		fi ;;
+	shuffle)
+		# Fisher-Yates with an LCG of our own: the order depends only on
+		# the seed and the round, not on the shell's RANDOM
+		local i j t x=$(( (${SCN_SEED:-0} * 1000003 + r * 7919) % 2147483648 ))
+		for ((i = ${#v[@]} - 1; i > 0; i--)); do
+			x=$(( (x * 1103515245 + 12345) % 2147483648 ))
+			j=$(( (x >> 8) % (i + 1) ))
+			t=${v[$i]} v[$i]=${v[$j]} v[$j]=$t
+		done
+		echo "${v[*]}" ;;
+	esac
 }
 
 # scn_configs: the distinct cgroup config files the variants use (not 'none')

@@ -7,6 +7,8 @@
 . "$BENCH/schedulers/scx.sh"
 
 # shellcheck disable=SC2086
+sched_preflight() { scx_preflight "${FLATCG:-$ROOT/build/flatcg/flatcg}"; }
 sched_start() { scx_start 15 "${FLATCG:-$ROOT/build/flatcg/flatcg}" -j ${FLATCG_ARGS:-}; }
 sched_alive() { scx_alive; }
 sched_stop() { scx_stop; }
+sched_exit_info() { scx_exit_info; }

@@ -11,6 +11,15 @@ SCX_STATE=/sys/kernel/sched_ext/state
 SCX_PIDFILE=/tmp/bench-scx.pid
 SCX_LOG=${OUT:-/tmp}/scx-loader.log
 
+# scx_preflight LOADER: on the host, before any boot: the loader is built
+# and the kernel has the class (a run that cannot start wastes a boot)
+scx_preflight() {
+	local cfg=${BUILD:-$ROOT/build}/kbuild/.config
+	[ -x "$1" ] || { echo "scx: loader $1 is not built (make bpf)" >&2; return 1; }
+	[ ! -f "$cfg" ] || grep -q '^CONFIG_SCHED_CLASS_EXT=y' "$cfg" ||
+		{ echo "scx: $cfg has no CONFIG_SCHED_CLASS_EXT=y" >&2; return 1; }
+}
+
 scx_state() { cat $SCX_STATE 2>/dev/null || echo missing; }
 
 # scx_start TIMEOUT_S LOADER [ARGS...]
@@ -21,6 +30,7 @@ scx_start() {
 	[ -x "$1" ] || { echo "scx: loader '$1' not found or not executable" >&2; return 1; }
 	[ "$(scx_state)" = disabled ] || { echo "scx: state is '$(scx_state)' before start" >&2; return 1; }
 	echo "=== $(date +%T) start: $*" >>"$SCX_LOG"
+	SCX_DMESG_MARK=$(dmesg 2>/dev/null | wc -l)
 	"$@" >>"$SCX_LOG" 2>&1 &
 	pid=$!
 	echo $pid >$SCX_PIDFILE
@@ -31,6 +41,17 @@ scx_start() {
 	done
 	echo "scx: not enabled after ${timeout}s (state '$(scx_state)')" >&2
 	return 1
+}
+
+# scx_exit_info: "RC|REASON" of the last run: the loader's exit status
+# (SCX_RC, after scx_stop) and the kernel's "disabled (...)" line, or the
+# loader's EXIT: line, whichever names a reason
+scx_exit_info() {
+	local why
+	why=$(dmesg 2>/dev/null | tail -n +$((${SCX_DMESG_MARK:-0} + 1)) |
+		sed -n 's/.*sched_ext: BPF scheduler .* disabled (\(.*\))$/\1/p' | tail -1)
+	[ -n "$why" ] || why=$(awk '/^=== .* start:/ { e = "" } /EXIT:/ { e = $0 } END { print e }' "$SCX_LOG" 2>/dev/null)
+	printf '%s|%s' "${SCX_RC-}" "$why"
 }
 
 scx_alive() {

@@ -4,6 +4,8 @@
 # the loader built (it fails with a clear message otherwise).
 . "$BENCH/schedulers/scx.sh"
 
+sched_preflight() { scx_preflight "${SCX_SIMPLE:-$ROOT/build/scx/scx_simple}"; }
 sched_start() { scx_start 10 "${SCX_SIMPLE:-$ROOT/build/scx/scx_simple}"; }
 sched_alive() { scx_alive; }
 sched_stop() { scx_stop; }
+sched_exit_info() { scx_exit_info; }

@@ -8,7 +8,9 @@
 #                         instances (same offered concurrency per variant)
 # Metrics: req_s (sum over instances), per instance req_s.NAME,
 # p50_ms.NAME p90_ms.NAME p99_ms.NAME, cpu_pct.NAME (share of the web
-# cgroups' CPU time) and client_cpu_pct (wrk's CPU time in % of one vCPU).
+# cgroups' CPU time), client_cpu_pct (wrk's CPU time in % of one vCPU),
+# busy_pct (the guest's CPUs busy over the measured window, /proc/stat) and
+# requests.NAME (wrk's request count: the samples behind the percentiles).
 # Limits: up to 9 instances (ports 8081..8089 on 127.0.0.1); apache's
 # workers run as www-data (apache refuses root workers); files in /tmp.
 
@@ -108,7 +110,8 @@ wl_start() {
 	done
 }
 
-# web_parse FILE: wrk --latency output -> "req_s P50 P90 P99 ERRORS" (ms)
+# web_parse FILE: wrk --latency output -> "req_s P50 P90 P99 ERRORS REQUESTS"
+# (latencies in ms)
 web_parse() {
 	awk 'function ms(s,  v) {
 		v = s + 0
@@ -124,8 +127,9 @@ web_parse() {
 	ld && $1 == "99%" { p99 = ms($2) }
 	/Non-2xx or 3xx responses:/ { err += $NF }
 	/Socket errors:/ { gsub(/,/, ""); err += $4 + $6 + $8 + $10 }
+	/ requests in / { nreq = $1 }
 	/^Requests\/sec:/ { rps = $2; ok = 1 }
-	END { if (!ok || p99 == "") exit 1; printf "%s %s %s %s %d\n", rps, p50, p90, p99, err }' "$1"
+	END { if (!ok || p99 == "") exit 1; printf "%s %s %s %s %d %d\n", rps, p50, p90, p99, err, nreq }' "$1"
 }
 
 # web_wrk V SECONDS TAG: run one wrk per instance concurrently from the client
@@ -143,14 +147,16 @@ web_wrk() {
 }
 
 wl_measure() {
-	local v=$1 i k name total=0 sum=0 rc=0 r p50 p90 p99 err c0 c1 cl out
+	local v=$1 i k name total=0 sum=0 rc=0 r p50 p90 p99 err nreq c0 c1 cl out s0 s1
 	local names=() paths=() u0=() u1=()
 	for i in $(web_instances "$v"); do names+=("${i%%:*}"); paths+=("${i#*:}"); done
 	cl=$(scn_var "$v" client)
 	if [ "$SCN_WARMUP" -gt 0 ]; then web_wrk "$v" "$SCN_WARMUP" warm || { echo "web: warm-up wrk failed" >&2; return 1; }; fi
 	for k in "${!paths[@]}"; do cg_usage_into "u0[$k]" "${paths[$k]}" || return 1; done
 	cg_usage_into c0 "$cl" || return 1
+	cpustat_snap s0
 	web_wrk "$v" "$SCN_DURATION" run || { echo "web: wrk failed" >&2; return 1; }
+	cpustat_snap s1
 	cg_usage_into c1 "$cl" || return 1
 	for k in "${!paths[@]}"; do
 		cg_usage_into "u1[$k]" "${paths[$k]}" || return 1
@@ -160,16 +166,18 @@ wl_measure() {
 		name=${names[$k]}
 		out=$(web_parse "$WEB_DIR/wrk-run-$name.out") ||
 			{ echo "web: cannot parse wrk output:" >&2; cat "$WEB_DIR/wrk-run-$name.out" >&2; return 1; }
-		read -r r p50 p90 p99 err <<<"$out"
+		read -r r p50 p90 p99 err nreq <<<"$out"
 		[ "$err" = 0 ] || { echo "web: $name: $err wrk errors (non-2xx or socket)" >&2; rc=1; }
 		total=$(awk -v a="$total" -v b="$r" 'BEGIN { print a + b }')
 		echo "req_s.$name $r"
 		echo "p50_ms.$name $p50"
 		echo "p90_ms.$name $p90"
 		echo "p99_ms.$name $p99"
+		echo "requests.$name $nreq"
 		awk -v d=$((u1[k] - u0[k])) -v s=$sum -v n="$name" 'BEGIN { if (s > 0) printf "cpu_pct.%s %.3f\n", n, 100 * d / s }'
 	done
 	echo "req_s $total"
+	echo "busy_pct $(cpustat_busy_pct "$s0" "$s1")"
 	awk -v d=$((c1 - c0)) -v t="$SCN_DURATION" 'BEGIN { printf "client_cpu_pct %.3f\n", d / (t * 10000) }'
 	return $rc
 }

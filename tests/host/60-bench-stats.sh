@@ -1,6 +1,7 @@
 #!/bin/bash
 # 60-bench-stats.sh - host test: bench/stats.c on known inputs (mean, sd,
-# median, t-based 95% CI, geometric-mean ratio with CI, t quantiles, and
+# median, t-based 95% CI, geometric-mean ratio with CI, the resolvable
+# effect and pairs needed, per-round ratios, t quantiles, and
 # clear errors on bad input).  Expected values are worked out by hand /
 # with awk from the textbook formulas, not taken from the program.
 set -u
@@ -60,6 +61,21 @@ check "geo ratio" "$(field "$tmp/r.out" m 3)" "$g" 0.00001
 check "geo ratio ci lo" "$(field "$tmp/r.out" m 4)" "$lo" 0.00001
 check "geo ratio ci hi" "$(field "$tmp/r.out" m 5)" "$hi" 0.00001
 check "ratio of means" "$(field "$tmp/r.out" m 6)" "$rom" 0.00001
+# sd of the log ratios, the CI half-width in percent, and the smallest n
+# whose t(n-1) * sd / sqrt(n) is within ln(1.10) (t from the table)
+want=$(awk 'BEGIN { split("12.7062 4.3027 3.1824 2.7764 2.5706 2.4469 2.3646 2.3060", t, " ")
+	n = split("2 2 2.2 1.8", r, " "); for (i = 1; i <= n; i++) { l[i] = log(r[i]); s += l[i] }
+	m = s / n; for (i = 1; i <= n; i++) ss += (l[i] - m)^2; sd = sqrt(ss / (n - 1))
+	for (k = 2; k <= 9; k++) if (t[k - 1] * sd / sqrt(k) <= log(1.10)) break
+	printf "%.6f %.6f %d", sd, 100 * (exp(3.1824 * sd / 2) - 1), k }')
+read -r sd res p10 <<<"$want"
+check "sd of log ratios" "$(field "$tmp/r.out" m 7)" "$sd" 0.00001
+check "resolvable effect %" "$(field "$tmp/r.out" m 8)" "$res" 0.0001
+check "pairs for +/-10%" "$(field "$tmp/r.out" m 10)" "$p10"
+awk -F, 'NR > 1 { exit !($9 > $10 && $9 > 20) }' "$tmp/r.out" || { echo "FAIL: pairs for 3% not above pairs for 10%"; fail=1; }
+# the per-round ratios behind the plot
+"$S" rounds "$tmp/r.csv" a b m >"$tmp/rounds.out" || { echo "FAIL: rounds exit"; fail=1; }
+[ "$(tr '\n' ' ' <"$tmp/rounds.out")" = "round,ratio 1,2 2,2 3,2.2 4,1.8 " ] || { echo "FAIL: rounds output: $(cat "$tmp/rounds.out")"; fail=1; }
 
 # Student t 0.975 quantiles (tables): df 1, 10, 30, 40, 120
 check "t(1)" "$("$S" tq 1)" 12.7062

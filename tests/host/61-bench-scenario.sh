@@ -47,6 +47,36 @@ variant A-1 sched=cfs config=none" "bad variant name"
 refuse "$ok
 set conns" "expected KEY=VALUE"
 refuse "$ok" "no variant"
+two="$ok
+variant a sched=cfs config=none
+variant b sched=cfs config=none"
+refuse "$two
+compare a z" "t.scn:5: compare names 'z', which is no variant"
+refuse "$two
+compare a b claim=fast" "claim must be a positive ratio"
+refuse "$two
+compare a b size=3" "compare takes claim=, metric= and label="
+refuse "$two
+compare a a" "compare of 'a' with itself"
+refuse "$two
+order random" "order must be fixed, abba or shuffle"
+
+# the order inside a round: abba reverses every other round; shuffle is a
+# permutation that depends on the seed and the round only
+printf '%s\nvariant c sched=cfs config=none\nvariant d sched=cfs config=none\norder shuffle\nseed 7\ncompare a b claim=1.10 metric=req_s label=x:y/z\n' "$two" >"$tmp/o.scn"
+scn_load "$tmp/o.scn" || { echo "FAIL: order/compare scenario"; fail=1; }
+[ "$(scn_compares)" = "a b 1.10 req_s x:y/z" ] || { echo "FAIL: scn_compares: $(scn_compares)"; fail=1; }
+o1=$(scn_round_order 1) o2=$(scn_round_order 2) o1b=$(scn_round_order 1)
+[ "$o1" = "$o1b" ] || { echo "FAIL: shuffle not repeatable"; fail=1; }
+[ "$(tr ' ' '\n' <<<"$o1" | sort | tr '\n' ' ')" = "a b c d " ] || { echo "FAIL: shuffle is no permutation: $o1"; fail=1; }
+diff=0; for r in 2 3 4 5 6; do [ "$(scn_round_order $r)" != "$o1" ] && diff=1; done
+[ $diff = 1 ] || { echo "FAIL: shuffle gives every round the same order"; fail=1; }
+SCN_ORDER=abba
+[ "$(scn_round_order 1)" = "a b c d" ] && [ "$(scn_round_order 2)" = "d c b a" ] || { echo "FAIL: abba order"; fail=1; }
+SCN_COMPARES=()
+[ "$(scn_compares)" = "a b - - -
+a c - - -
+a d - - -" ] || { echo "FAIL: default comparisons: $(scn_compares)"; fail=1; }
 
 # run.sh refuses an unknown scheduler / workload without booting
 printf 'workload overhead\nrounds 1\nvariant a sched=nosuch config=none cgroup=/\n' >"$tmp/sched.scn"

@@ -1,7 +1,9 @@
 #!/bin/bash
 # 62-bench-report.sh - host test: bench/report.sh turns a raw.csv into
-# summary.md (setup, per-variant tables, ratio with CI and pair count, the
-# refused run listed and left out) and PNG plots, for the web and weights
+# summary.md (setup, per-variant tables, the declared comparison with CI,
+# resolvable effect and verdict, ratio with CI and pair count, the refused
+# run listed and left out, the unsaturated run and the run disturbed on the
+# host flagged, the exit table) and PNG plots, for the web and weights
 # scenarios.  The raw data is synthetic, generated here; no QEMU.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -15,25 +17,51 @@ is_png() { [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a 
 
 d=$tmp/web
 mkdir -p "$d"
-cp "$ROOT/bench/scenarios/web.scn" "$d/scenario.scn"
+cat >"$d/scenario.scn" <<'EOF'
+workload web
+rounds 6
+variant flat   sched=cfs    config=flat.conf        web=web:bench/web client=client
+variant nested sched=flatcg config=nested-2to1.conf web=hi:a,lo:b client=client
+compare flat nested claim=1.10 label=nested:flatcg/cfs
+EOF
 meta web 6 >"$d/meta.txt"
 echo "qemu-system-x86_64 -accel tcg" >"$d/qemu-cmdline"
+# run 3 ejected; run 8 (round 4, nested) only 90% busy; run 6 has 400 requests
 awk 'BEGIN { srand(5); print "round,run,variant,sched,config,metric,value,status"
 	for (r = 1; r <= 6; r++) for (v = 0; v < 2; v++) {
 		i++; st = (i == 3) ? "ejected" : "ok"; name = v ? "nested" : "flat"
-		printf "%d,%d,%s,cfs,x,req_s,%.2f,%s\n", r, i, name, 20 + v + rand(), st } }' >"$d/raw.csv"
+		printf "%d,%d,%s,%s,x,req_s,%.2f,%s\n", r, i, name, v ? "flatcg" : "cfs", 20 + v + rand(), st
+		printf "%d,%d,%s,%s,x,busy_pct,%.2f,%s\n", r, i, name, v ? "flatcg" : "cfs", i == 8 ? 90 : 99.5, st
+		printf "%d,%d,%s,%s,x,requests.web,%d,%s\n", r, i, name, v ? "flatcg" : "cfs", i == 6 ? 400 : 1500, st } }' >"$d/raw.csv"
+{ echo "round,run,variant,sched,status,loader_rc,exit_reason"
+  echo "2,4,nested,flatcg,ok,0,unregistered from user space"
+  echo "2,3,flat,cfs,ejected,,"; } >"$d/runs.csv"
+# host: progress lines at t=100+10*i for run i; a compiler seen at t=155 (run 5)
+{ echo "epoch,line"; for i in $(seq 12); do echo "$((100 + 10 * i)),[web] round 1/6  run $i/12  variant flat  sched cfs"; done
+  echo "230,[web] done: 12 runs"; } >"$d/progress-host.csv"
+{ echo "epoch,load1,compiler,other_qemu"; for t in $(seq 110 5 225); do echo "$t,1.0,$([ $t = 155 ] && echo 1 || echo 0),0"; done; } >"$d/host-samples.csv"
 "$ROOT/bench/report.sh" "$d" >/dev/null || { echo "FAIL: report.sh web"; fail=1; }
 s=$d/summary.md
 grep -q '^# Bench results: web (full mode)' "$s" || { echo "FAIL: title"; fail=1; }
 grep -q '^- run 3 (round 2, variant flat, scheduler cfs): ejected' "$s" || { echo "FAIL: ejected run not listed"; fail=1; }
 grep -q '^| req_s | 5 |' "$s" || { echo "FAIL: ejected run counted in flat's n"; fail=1; }
-grep -q '^## Ratio nested / flat' "$s" || { echo "FAIL: no ratio section"; fail=1; }
+grep -q '^## Ratio nested / flat, every metric' "$s" || { echo "FAIL: no ratio section"; fail=1; }
 grep -Eq '^\| req_s \| 5 \| 1\.[0-9]{4} \| [0-9.]+ \.\. [0-9.]+ \|' "$s" || { echo "FAIL: ratio row (5 pairs, CI)"; fail=1; }
+# the declared comparison: 5 pairs, CI, resolvable effect, a verdict on 1.10
+grep -Eq '^\| nested:flatcg/cfs \| req_s \| 5 \| 1\.[0-9]{4} \| [0-9.]+ \.\. [0-9.]+ \| \+/-[0-9.]+% \| [0-9]+ \| 1\.10 \| (reproduced|partly|not reproduced|not resolvable)' "$s" ||
+	{ echo "FAIL: comparison row"; grep '^| nested:' "$s"; fail=1; }
+grep -q '^- run 8 (round 4, nested): guest CPUs 90.0% busy' "$s" || { echo "FAIL: unsaturated run not flagged"; fail=1; }
+grep -q '^- run 5: host busy: a compiler ran;' "$s" || { echo "FAIL: host interference not flagged"; fail=1; }
+grep -q '^- run 6 (nested): p99 of web stands on 400 requests' "$s" || { echo "FAIL: thin p99 not flagged"; fail=1; }
+[ "$(grep -c 'stands on' "$s")" = 1 ] || { echo "FAIL: thin p99 flagged on the wrong runs"; fail=1; }
+[ "$(grep -c 'host busy' "$s")" = 1 ] || { echo "FAIL: host interference flagged on the wrong runs"; fail=1; }
+grep -q '^| 4 | 2 | nested | flatcg | ok | 0 | unregistered from user space |' "$s" || { echo "FAIL: exit table"; fail=1; }
 is_png "$d/throughput.png" || { echo "FAIL: throughput.png"; fail=1; }
+is_png "$d/rounds-nested-vs-flat.png" || { echo "FAIL: per-round ratio plot"; fail=1; }
 
 d=$tmp/weights
 mkdir -p "$d"
-cp "$ROOT/bench/scenarios/weights.scn" "$d/scenario.scn"
+printf 'workload weights\nrounds 3\nvariant tree sched=cfs config=weights-tree.conf hogs=B:R/A/B\n' >"$d/scenario.scn"
 meta weights 3 >"$d/meta.txt"
 awk 'BEGIN { print "round,run,variant,sched,config,metric,value,status"
 	split("B C D", l, " "); split("16.667 16.667 66.667", c, " ")
