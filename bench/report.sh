@@ -52,12 +52,14 @@ verdict() {
 		if (lo == "" || hi == "") { print "not resolvable: fewer than 2 pairs"; exit }
 		if (c >= 1) {
 			if (hi < 1) printf "not reproduced: slower (CI %.3f..%.3f excludes 1)\n", lo, hi
+			else if (lo > c) printf "reproduced, larger than claimed (CI %.3f..%.3f above %.2f)\n", lo, hi, c
 			else if (lo > 1 && hi >= c) printf "reproduced (CI %.3f..%.3f holds %.2f and excludes 1)\n", lo, hi, c
 			else if (lo > 1) printf "partly: faster, but the CI %.3f..%.3f excludes the claimed %.2f\n", lo, hi, c
 			else if (hi < c) printf "not reproduced: the CI %.3f..%.3f excludes the claimed %.2f\n", lo, hi, c
 			else printf "not resolvable at %d pairs (they resolve +/-%.1f%%; +/-3%% needs %s)\n", n, r, p3
 		} else {
 			if (lo > 1) printf "not reproduced: larger (CI %.3f..%.3f excludes 1)\n", lo, hi
+			else if (hi < c) printf "reproduced, larger than claimed (CI %.3f..%.3f below %.2f)\n", lo, hi, c
 			else if (hi < 1 && lo <= c) printf "reproduced (CI %.3f..%.3f holds %.2f and excludes 1)\n", lo, hi, c
 			else if (hi < 1) printf "partly: smaller, but the CI %.3f..%.3f excludes the claimed %.2f\n", lo, hi, c
 			else if (lo > c) printf "not reproduced: the CI %.3f..%.3f excludes the claimed %.2f\n", lo, hi, c
