@@ -266,6 +266,21 @@ void BPF_STRUCT_OPS(fcg_enqueue, struct task_struct *p, u64 enq_flags)
 {
 	s32 cpu;
 
+	/*
+	 * Per-CPU kernel threads (ksoftirqd, per-CPU kworkers) can run on
+	 * their CPU only, where tasks pinned to it may lag far behind in
+	 * vtime and would keep them waiting for as long as they lag: seen as
+	 * an RCU stall in flatcg-affinity (softirqs deferred to a ksoftirqd
+	 * that did not run for 21 s). They go straight to their CPU's local
+	 * queue and wait at most the slice running there.
+	 */
+	if ((p->flags & PF_KTHREAD) && p->nr_cpus_allowed == 1) {
+		stat_inc_idx(FCG_STAT_LOCAL);
+		p->scx.bpf_data[TD_FLAGS] |= TDF_DIRECT;
+		scx_bpf_dispatch(p, SCX_DSQ_LOCAL, slice_ns, enq_flags);
+		return;
+	}
+
 	stat_inc_idx(FCG_STAT_SHARED);
 	p->scx.bpf_data[TD_FLAGS] &= ~TDF_DIRECT;
 	scx_bpf_dispatch_vtime(p, FCG_DSQ, slice_ns, p->scx.dsq_vtime,
