@@ -27,7 +27,7 @@
 #                      points of their share (200/225 = 88.9%), the bound
 #                      flatcg/README.md states, and the herd still runs.
 #                      The herd asks for 20%; measured over the whole herd
-#                      (all 16 started), flatcg leaves the hogs 85.6-88.6%
+#                      (all 16 started), flatcg leaves the hogs 85.2-88.6%
 #                      (CFS 88.3-89.0), a known excess the README lists.
 #                      A herd that each took its parent's whole share (the
 #                      effect mitigated) pulls the hogs to about 61%.
