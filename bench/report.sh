@@ -29,7 +29,6 @@ for f in raw.csv meta.txt scenario.scn; do [ -f "$dir/$f" ] || die "$dir/$f miss
 scn_load "$dir/scenario.scn" "$(sed -n 's/^mode=quick$/quick/p' "$dir/meta.txt")" || exit 1
 meta() { sed -n "s/^$1=//p" "$dir/meta.txt"; }
 SCN_NAME=$(meta scenario); SCN_NAME=${SCN_NAME:-$(basename "$dir")}
-base=${SCN_VARIANTS%% *}
 
 "$STATS" summary "$dir/raw.csv" >"$dir/stats-summary.csv" || die "stats summary failed"
 # the main metric of a workload: what a comparison is about by default
