@@ -42,7 +42,8 @@ help:
 	@echo "make bpf             build the BPF programs and their loaders (and scx, tests/tools)"
 	@echo "make scx             build tools/sched_ext and the sched_ext selftests"
 	@echo "make flatcg          build the flatcg scheduler (build/flatcg/flatcg)"
-	@echo "make install         install flatcg and its systemd unit (DESTDIR=, PREFIX=/usr/local)"
+	@echo "make pair            build the pair scheduler (build/pair/pair)"
+	@echo "make install         install flatcg and pair with their systemd units (DESTDIR=, PREFIX=/usr/local)"
 	@echo "make test            deps + kernel + bpf, host tests, guest suite in QEMU"
 	@echo "make bench [QUICK=1] run the benchmark scenarios, write results/"
 	@echo "make vm-shell        interactive shell in the guest (exit powers off)"
@@ -120,7 +121,7 @@ $(BUILD)/tools/%: tests/tools/%.c
 
 .SECONDARY:
 BPF_TARGETS := $(BPFOUT)/swcount $(BPFOUT)/tcpca
-bpf: $(BPF_TARGETS) scx flatcg $(TOOLS)
+bpf: $(BPF_TARGETS) scx flatcg pair $(TOOLS)
 
 # sched_ext schedulers and selftests live in the kernel tree (the series adds
 # them); their own makefiles build them against the built kernel's BTF.
@@ -133,6 +134,10 @@ scx: $(KSTAMP)
 		VMLINUX=$(KOBJ)/vmlinux OUTPUT=$(SCXOUT)/selftests
 
 include flatcg/flatcg.mk
+include pair/pair.mk
+
+install: install-flatcg install-pair
+.PHONY: install
 
 # ---- tests and VM -------------------------------------------------------
 # Included makefiles may add prerequisites of `make test` to TEST_DEPS.

@@ -1,7 +1,7 @@
 # flatcg.mk - builds and installs the flatcg scheduler (included by the top
 # Makefile, which defines BUILD, BPFOUT, KSRC, CLANG, BPFTOOL, Q).
 #   make flatcg                       -> build/flatcg/flatcg
-#   make install [DESTDIR=] [PREFIX=/usr/local]
+#   make install-flatcg [DESTDIR=] [PREFIX=/usr/local]  (make install: both)
 #       $(PREFIX)/sbin/flatcg, $(PREFIX)/lib/systemd/system/flatcg.service,
 #       $(PREFIX)/share/doc/flatcg/README.md
 # The BPF side needs vmlinux.h of the kernel it runs on and the scx headers
@@ -34,7 +34,7 @@ $(FCG_OUT)/flatcg: $(FCG_SRC)/flatcg.c $(FCG_OUT)/flatcg.bpf.skel.h $(FCG_HDRS)
 flatcg: $(FCG_OUT)/flatcg
 
 # the unit names the installed paths, so it is made for each PREFIX here
-install: flatcg
+install-flatcg: flatcg
 	install -D -m 0755 $(FCG_OUT)/flatcg $(DESTDIR)$(PREFIX)/sbin/flatcg
 	install -d $(DESTDIR)$(PREFIX)/lib/systemd/system
 	sed -e 's|@SBINDIR@|$(PREFIX)/sbin|g' \
@@ -44,4 +44,4 @@ install: flatcg
 	install -D -m 0644 $(FCG_SRC)/README.md \
 		$(DESTDIR)$(PREFIX)/share/doc/flatcg/README.md
 
-.PHONY: flatcg install
+.PHONY: flatcg install-flatcg
