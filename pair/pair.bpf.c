@@ -65,7 +65,11 @@ enum {
 	TD_SLOT		= 0,	/* slot of the DSQ it was queued on, 0: none */
 	TD_CGID		= 1,	/* its cgroup when queued, for the check */
 	TD_STARTED	= 2,	/* when it last started running */
+	TD_FLAGS	= 3,
 };
+
+/* TD_FLAGS: counted in its domain's nr_waiting */
+#define TDF_WAITING	1ULL
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -184,15 +188,77 @@ static void dom_mark_queued(u32 slot)
 				    1ULL << (slot % 64));
 }
 
-/* clear @slot's bit after its DSQ was found empty, unless it refilled */
+static void dom_clear_queued(u32 slot)
+{
+	if (slot < PAIR_MAX_DOMS)
+		__sync_fetch_and_and(&dom_queued[(slot / 64) & (NR_WORDS - 1)],
+				     ~(1ULL << (slot % 64)));
+}
+
+/*
+ * The bitmap follows each domain's count of runnable tasks that are not
+ * running, kept from runnable/running/stopping/quiescent: a count is exact,
+ * while a DSQ looked at from dispatch misses a task ops.enqueue() is still
+ * handing over. After clearing a bit, a count that went up meanwhile sets
+ * it again, so a domain with waiting tasks never stays unseen.
+ */
+static void dom_wait_add(u32 slot, s64 delta)
+{
+	struct pair_dom *d;
+	s64 old, new;
+
+	if (slot == PAIR_NO_DOM)
+		return;
+	d = dom_lookup(slot);
+	if (!d)
+		return;
+	/* a domain that had nothing waiting gets at most a batch of credit */
+	if (delta > 0 && READ_ONCE(d->nr_waiting) <= 0) {
+		u64 floor = READ_ONCE(cvtime_now) - batch_ns;
+
+		if (vtime_before(READ_ONCE(d->cvtime), floor))
+			WRITE_ONCE(d->cvtime, floor);
+	}
+	old = __sync_fetch_and_add(&d->nr_waiting, delta);
+	new = old + delta;
+	if (new > 0 && old <= 0) {
+		dom_mark_queued(slot);
+	} else if (new <= 0 && old > 0) {
+		dom_clear_queued(slot);
+		if (READ_ONCE(d->nr_waiting) > 0)
+			dom_mark_queued(slot);
+	}
+}
+
+static bool dom_waiting(u32 slot)
+{
+	struct pair_dom *d = dom_lookup(slot);
+
+	return d && READ_ONCE(d->nr_waiting) > 0;
+}
+
+/* a bit set by a racing pair of updates with nothing waiting: drop it */
 static void dom_mark_empty(u32 slot)
 {
-	if (slot >= PAIR_MAX_DOMS)
+	struct pair_dom *d = dom_lookup(slot);
+
+	if (!d || READ_ONCE(d->nr_waiting) > 0)
 		return;
-	__sync_fetch_and_and(&dom_queued[(slot / 64) & (NR_WORDS - 1)],
-			     ~(1ULL << (slot % 64)));
-	if (scx_bpf_dsq_nr_queued(PAIR_DOM_DSQ_BASE + slot) > 0)
+	dom_clear_queued(slot);
+	if (READ_ONCE(d->nr_waiting) > 0)
 		dom_mark_queued(slot);
+}
+
+/* @p starts or stops waiting for a CPU in its domain */
+static void task_wait(struct task_struct *p, bool waiting)
+{
+	u64 f = p->scx.bpf_data[TD_FLAGS];
+
+	if (waiting == !!(f & TDF_WAITING))
+		return;
+	p->scx.bpf_data[TD_FLAGS] = waiting ? f | TDF_WAITING :
+					      f & ~TDF_WAITING;
+	dom_wait_add(p->scx.bpf_data[TD_SLOT], waiting ? 1 : -1);
 }
 
 struct pick_ctx {
@@ -259,6 +325,38 @@ static bool dom_behind(u32 a, u32 b)
 			    READ_ONCE(db->cvtime));
 }
 
+static u64 dom_cvtime(u32 slot)
+{
+	struct pair_dom *d = dom_lookup(slot);
+
+	return d ? READ_ONCE(d->cvtime) : 0;
+}
+
+/*
+ * cvtime_now follows the least advanced of the domains that run or wait,
+ * as far as a dispatch sees them (its core's owner and the best queued
+ * domain): a domain that had nothing waiting comes back at most a batch
+ * behind it (dom_wait_add()). Were it to follow only core switches, a
+ * domain keeping a core alone would run far ahead of it and every domain
+ * arriving after would come back that far behind (seen as a 44 s stall
+ * of the root cgroup beside 200 new ones).
+ */
+static void cvtime_advance(u32 owner, u32 queued)
+{
+	u64 lo;
+
+	if (owner == PAIR_NO_DOM && queued == PAIR_NO_DOM)
+		return;
+	if (owner == PAIR_NO_DOM)
+		lo = dom_cvtime(queued);
+	else if (queued == PAIR_NO_DOM)
+		lo = dom_cvtime(owner);
+	else
+		lo = scx_min(dom_cvtime(owner), dom_cvtime(queued));
+	if (vtime_before(READ_ONCE(cvtime_now), lo))
+		WRITE_ONCE(cvtime_now, lo);
+}
+
 /* core time @ns the domain @slot owned a core, scaled by its weight */
 static void dom_charge(u32 slot, u64 ns)
 {
@@ -275,19 +373,6 @@ static void dom_charge(u32 slot, u64 ns)
 	w = READ_ONCE(d->weight) ?: 100;
 	__sync_fetch_and_add(&d->runtime_ns, ns);
 	__sync_fetch_and_add(&d->cvtime, ns * 100 / w);
-}
-
-/* a domain that takes a core moves the clock new domains start from */
-static void dom_started(u32 slot)
-{
-	struct pair_dom *d = dom_lookup(slot);
-	u64 vt;
-
-	if (!d)
-		return;
-	vt = READ_ONCE(d->cvtime);
-	if (vtime_before(READ_ONCE(cvtime_now), vt))
-		WRITE_ONCE(cvtime_now, vt);
 }
 
 /* ---- enqueue ------------------------------------------------------------ */
@@ -325,6 +410,14 @@ static void kick_idle_for(struct task_struct *p)
 	}
 }
 
+/* clear this thread's active bit: it runs nothing of the owner now */
+static void core_leave(struct pair_core *core, u32 me)
+{
+	bpf_spin_lock(&core->lock);
+	core->active &= ~me;
+	bpf_spin_unlock(&core->lock);
+}
+
 void BPF_STRUCT_OPS(pair_enqueue, struct task_struct *p, u64 enq_flags)
 {
 	struct pair_dom *d;
@@ -345,11 +438,16 @@ void BPF_STRUCT_OPS(pair_enqueue, struct task_struct *p, u64 enq_flags)
 		return;
 	}
 
-	slot = task_slot(p, &cgid);
+	/* the domain was chosen in pair_runnable(); not seen: choose now */
+	slot = p->scx.bpf_data[TD_SLOT];
+	if (slot == PAIR_NO_DOM) {
+		slot = task_slot(p, &cgid);
+		p->scx.bpf_data[TD_SLOT] = slot;
+		p->scx.bpf_data[TD_CGID] = cgid;
+	}
+	task_wait(p, true);
 	stat_inc_idx(slot == PAIR_OVERFLOW_DOM ? PAIR_STAT_ENQ_OVERFLOW :
 						 PAIR_STAT_ENQ);
-	p->scx.bpf_data[TD_SLOT] = slot;
-	p->scx.bpf_data[TD_CGID] = cgid;
 
 	d = dom_lookup(slot);
 	if (d) {
@@ -357,10 +455,6 @@ void BPF_STRUCT_OPS(pair_enqueue, struct task_struct *p, u64 enq_flags)
 		floor = READ_ONCE(d->tvtime_now) - slice_ns;
 		if (vtime_before(p->scx.dsq_vtime, floor))
 			p->scx.dsq_vtime = floor;
-		/* so does a domain that had nothing queued */
-		floor = READ_ONCE(cvtime_now) - batch_ns;
-		if (vtime_before(READ_ONCE(d->cvtime), floor))
-			WRITE_ONCE(d->cvtime, floor);
 	}
 
 	/*
@@ -385,11 +479,13 @@ void BPF_STRUCT_OPS(pair_enqueue, struct task_struct *p, u64 enq_flags)
 			scx_bpf_dispatch(p, SCX_DSQ_LOCAL, slice_ns, enq_flags);
 			return;
 		}
+		/* the claim pair_dispatch() kept for it is void: it idles */
+		if (core)
+			core_leave(core, me);
 	}
 
 	scx_bpf_dispatch_vtime(p, PAIR_DOM_DSQ_BASE + slot, slice_ns,
 			       p->scx.dsq_vtime, enq_flags);
-	dom_mark_queued(slot);
 	kick_idle_for(p);
 }
 
@@ -426,13 +522,6 @@ static void forced_idle_start(s32 cpu, u64 now)
 		c->idle_since = now;
 }
 
-/* clear this thread's active bit: it runs nothing of the owner now */
-static void core_leave(struct pair_core *core, u32 me)
-{
-	bpf_spin_lock(&core->lock);
-	core->active &= ~me;
-	bpf_spin_unlock(&core->lock);
-}
 
 /* can a thread whose sibling last ran @other start a task of @dom? */
 static bool sibling_allows(u32 other, u32 dom)
@@ -446,6 +535,7 @@ void BPF_STRUCT_OPS(pair_dispatch, s32 cpu, struct task_struct *prev)
 {
 	struct pair_core *core = core_of(cpu);
 	u32 me = thread_bit(cpu), dom, cand, charge_dom, run_dom, other;
+	u32 wait_dom = PAIR_NO_DOM;
 	u32 ot = !thread_of(cpu);
 	s32 sib = sibling_of(cpu);
 	u64 now = bpf_ktime_get_ns(), charge;
@@ -453,11 +543,19 @@ void BPF_STRUCT_OPS(pair_dispatch, s32 cpu, struct task_struct *prev)
 	enum verdict v = V_IDLE_EMPTY;
 	int tries;
 
-	forced_idle_end(cpu, now);
 	if (!core) {
 		scx_bpf_error("CPU %d has no core", cpu);
 		return;
 	}
+	/*
+	 * With core scheduling (PR_SCHED_CORE cookies), the kernel fills a
+	 * sibling's local DSQ from this CPU while the sibling still runs its
+	 * task: its claim must not be cleared from here. It dispatches for
+	 * itself when it next schedules.
+	 */
+	if (cpu != bpf_get_smp_processor_id())
+		return;
+	forced_idle_end(cpu, now);
 
 	/* kernel threads run beside any domain */
 	if (scx_bpf_consume(PAIR_KERNEL_DSQ)) {
@@ -517,6 +615,7 @@ void BPF_STRUCT_OPS(pair_dispatch, s32 cpu, struct task_struct *prev)
 				} else if (!sibling_allows(other, cand)) {
 					/* it is on its way out: look again */
 					v = V_IDLE_WAIT;
+					wait_dom = cand;
 				} else {
 					switched = cand != dom;
 					core->dom = cand;
@@ -533,6 +632,7 @@ void BPF_STRUCT_OPS(pair_dispatch, s32 cpu, struct task_struct *prev)
 				v = V_IDLE_ALONE;
 			} else if (!sibling_allows(other, dom)) {
 				v = V_IDLE_WAIT;
+				wait_dom = dom;
 			} else {
 				core->active |= me;
 				run_dom = dom;
@@ -544,10 +644,9 @@ void BPF_STRUCT_OPS(pair_dispatch, s32 cpu, struct task_struct *prev)
 		dom_charge(charge_dom, charge);
 		if (renewed)
 			stat_inc_idx(PAIR_STAT_RENEW);
-		if (switched) {
+		cvtime_advance(core->dom, cand);
+		if (switched)
 			stat_inc_idx(PAIR_STAT_SWITCH);
-			dom_started(run_dom);
-		}
 		/* the other thread joins the new owner */
 		if (kick_sib && sib >= 0)
 			scx_bpf_kick_cpu(sib, SCX_KICK_IDLE);
@@ -600,10 +699,12 @@ void BPF_STRUCT_OPS(pair_dispatch, s32 cpu, struct task_struct *prev)
 		/*
 		 * The other thread cleared its claim but sched_switch has not
 		 * taken it off the old domain's task yet (microseconds, more
-		 * if its vCPU is descheduled): come back right away.
+		 * if its vCPU is descheduled): if the domain has a task for
+		 * this thread, come back right away.
 		 */
 		stat_inc_idx(PAIR_STAT_IDLE_WAIT);
-		scx_bpf_kick_cpu(cpu, 0);
+		if (dom_waiting(wait_dom))
+			scx_bpf_kick_cpu(cpu, 0);
 		break;
 	default:
 		stat_inc_idx(PAIR_STAT_IDLE_EMPTY);
@@ -659,10 +760,31 @@ void BPF_STRUCT_OPS(pair_cpu_acquire, s32 cpu,
 
 /* ---- task vtime inside a domain ---------------------------------------- */
 
+void BPF_STRUCT_OPS(pair_runnable, struct task_struct *p, u64 enq_flags)
+{
+	u64 cgid = 0;
+	u32 slot = PAIR_NO_DOM;
+
+	/* a second runnable without quiescent must not count it twice */
+	task_wait(p, false);
+	if (!(p->flags & PF_KTHREAD))
+		slot = task_slot(p, &cgid);
+	p->scx.bpf_data[TD_SLOT] = slot;
+	p->scx.bpf_data[TD_CGID] = cgid;
+	task_wait(p, true);
+}
+
+void BPF_STRUCT_OPS(pair_quiescent, struct task_struct *p, u64 deq_flags)
+{
+	task_wait(p, false);
+}
+
 void BPF_STRUCT_OPS(pair_running, struct task_struct *p)
 {
 	u32 slot = p->scx.bpf_data[TD_SLOT];
 	struct pair_dom *d;
+
+	task_wait(p, false);
 
 	p->scx.bpf_data[TD_STARTED] = bpf_ktime_get_ns();
 	if (!slot)
@@ -677,6 +799,8 @@ void BPF_STRUCT_OPS(pair_stopping, struct task_struct *p, bool runnable)
 	u64 now = bpf_ktime_get_ns(), started = p->scx.bpf_data[TD_STARTED];
 	u64 used;
 
+	if (runnable)
+		task_wait(p, true);
 	if (!started || now <= started)
 		return;
 	p->scx.bpf_data[TD_STARTED] = 0;
@@ -699,8 +823,6 @@ static void resched_if_running(struct task_struct *p)
 void BPF_STRUCT_OPS(pair_enable, struct task_struct *p)
 {
 	p->scx.dsq_vtime = 0;
-	p->scx.bpf_data[TD_SLOT] = 0;
-	p->scx.bpf_data[TD_CGID] = 0;
 	resched_if_running(p);
 }
 
@@ -916,8 +1038,10 @@ struct sched_ext_ops pair_ops = {
 	.select_cpu		= (void *)pair_select_cpu,
 	.enqueue		= (void *)pair_enqueue,
 	.dispatch		= (void *)pair_dispatch,
+	.runnable		= (void *)pair_runnable,
 	.running		= (void *)pair_running,
 	.stopping		= (void *)pair_stopping,
+	.quiescent		= (void *)pair_quiescent,
 	.enable			= (void *)pair_enable,
 	.cpu_acquire		= (void *)pair_cpu_acquire,
 	.cpu_release		= (void *)pair_cpu_release,

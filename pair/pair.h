@@ -54,6 +54,7 @@ struct pair_dom {
 	u64			cvtime;		/* core time / weight (ns at 100) */
 	u64			tvtime_now;	/* vtime of its last task started */
 	u64			runtime_ns;	/* core time it owned */
+	s64			nr_waiting;	/* runnable tasks not running */
 	u32			weight;		/* cpu.weight, 1..10000 */
 	u32			pad;
 };

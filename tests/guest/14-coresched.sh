@@ -19,47 +19,16 @@ HERE=$(dirname "$(readlink -f "$0")")
 . "$HERE/scx-lib.sh"
 OVERLAP=$HERE/../tools/overlap.sh
 HOGS=${TOOLS_BUILD:-build/tools}/coresched-hogs
-TRACE=/sys/kernel/tracing
 RUN_S=${RUN_S:-8}
 SCHEDS="cfs qmap simple"
 SCHEDS=${CORESCHED_SCHEDS:-$SCHEDS}	# e.g. "simple" to run one
 LOG=$TEST_LOG_DIR/14-coresched
 mkdir -p "$LOG"
 
-# ---- tracing ---------------------------------------------------------------
-[ -e $TRACE/trace ] || mount -t tracefs tracefs $TRACE
-old_kb=$(awk '{ print $1; exit }' $TRACE/buffer_size_kb)
-old_clock=$(sed 's/.*\[\(.*\)\].*/\1/' $TRACE/trace_clock)
-
-trace_start() {
-	echo 0 >$TRACE/tracing_on
-	echo global >$TRACE/trace_clock
-	echo 4096 >$TRACE/buffer_size_kb	# per CPU
-	echo >$TRACE/trace
-	echo 1 >$TRACE/events/sched/sched_switch/enable
-	echo 1 >$TRACE/tracing_on
-}
-
-trace_stop() {	# FILE: prints the events lost to overruns
-	echo 0 >$TRACE/tracing_on
-	echo 0 >$TRACE/events/sched/sched_switch/enable
-	cat $TRACE/trace >"$1"
-	cat $TRACE/per_cpu/cpu*/stats |
-		awk '/^(overrun|dropped events):/ { n += $NF } END { print n + 0 }'
-	echo >$TRACE/trace
-}
-
-trace_restore() {
-	echo 0 >$TRACE/tracing_on
-	echo 0 >$TRACE/events/sched/sched_switch/enable
-	echo "$old_kb" >$TRACE/buffer_size_kb
-	echo "$old_clock" >$TRACE/trace_clock
-}
-trap trace_restore EXIT
+. "$HERE/trace-lib.sh"
 
 # ---- topology: sibling sets and a CPU list ordered core by core ----------
-sib=$(cat /sys/devices/system/cpu/cpu[0-9]*/topology/thread_siblings_list |
-	sort -un | tr '\n' ' ')
+sib=$(smt_siblings)
 cpulist= ncores=0
 for s in $sib; do
 	case $s in

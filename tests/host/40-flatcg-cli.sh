@@ -9,18 +9,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 B=build/flatcg/flatcg
 [ -x $B ] || { echo "$B not built"; exit 1; }
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
-
-# expect RC PATTERN CMD...: CMD exits RC and its output matches PATTERN
-expect() {
-	local rc=$1 pat=$2 out got
-	shift 2
-	out=$("$@" 2>&1)
-	got=$?
-	[ $got = "$rc" ] || bad "'$*' exited $got, want $rc: $out"
-	grep -qE -- "$pat" <<<"$out" || bad "'$*' said '$out', want /$pat/"
-}
+. tests/host/cli-lib.sh
 
 expect 0 '^Usage: flatcg .*-s SLICE_US' $B -h
 expect 2 'Usage' $B -x
@@ -45,12 +34,6 @@ grep -q '^ExecStart=/usr/local/sbin/flatcg ' "$tmp/dest/usr/local/lib/systemd/sy
 	bad "unit's ExecStart does not name /usr/local/sbin/flatcg"
 # a PREFIX install is complete on its own, so the unit can be verified
 make -s install PREFIX="$tmp/usr" >"$tmp/log" 2>&1 || bad "make install PREFIX: $(cat "$tmp/log")"
-if command -v systemd-analyze >/dev/null; then
-	systemd-analyze verify "$tmp/usr/lib/systemd/system/flatcg.service" >"$tmp/verify" 2>&1 ||
-		bad "systemd-analyze verify: $(cat "$tmp/verify")"
-	[ ! -s "$tmp/verify" ] || bad "systemd-analyze verify warns: $(cat "$tmp/verify")"
-else
-	echo "systemd-analyze missing: unit not verified"
-fi
+verify_unit "$tmp/usr/lib/systemd/system/flatcg.service"
 [ $fail = 0 ] && echo "flatcg command line and install: ok"
 exit $fail

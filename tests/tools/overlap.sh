@@ -15,22 +15,28 @@
 # where span_us is from the first to the last run of a group task, and an
 # episode is one stretch of overlap on one core (many short ones: siblings
 # late to reschedule; long ones: the cookies are ignored).
+# -m PREFIX: a task whose comm starts with PREFIX counts only from its
+# first trace_marker write after each switch-in (spinner -m writes one when
+# its user code starts a burst): the time it spends held in the kernel
+# before returning to user space (an SCX_KICK_WAIT) is not time it runs.
 # Limits: the trace must come from the tracefs `trace` file (sorted by time);
 # per-CPU buffer overruns lose events: check lost= and the overrun counts.
 set -eu
 usage() {
 	cat <<EOF
-usage: overlap.sh [-a PREFIX] [-b PREFIX] [-s SIBLINGS] [-h] TRACE
+usage: overlap.sh [-a PREFIX] [-b PREFIX] [-m PREFIX] [-s SIBLINGS] [-h] TRACE
   -a, -b    comm prefixes of the two groups (default hogA, hogB)
+  -m        comm prefix of tasks counted from their trace_marker writes
   -s        sibling sets, e.g. "0-1 2-3" or "0,2 1,3" (default: from
             /sys/devices/system/cpu/cpu*/topology/thread_siblings_list)
 EOF
 }
-a=hogA b=hogB sib=
-while getopts "a:b:s:h" opt; do
+a=hogA b=hogB m= sib=
+while getopts "a:b:m:s:h" opt; do
 	case $opt in
 	a) a=$OPTARG ;;
 	b) b=$OPTARG ;;
+	m) m=$OPTARG ;;
 	s) sib=$OPTARG ;;
 	h) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
@@ -43,7 +49,7 @@ if [ -z "$sib" ]; then
 		sort -u | tr '\n' ' ')
 fi
 
-awk -v A="$a" -v B="$b" -v SIB="$sib" '
+awk -v A="$a" -v B="$b" -v M="$m" -v SIB="$sib" '
 # "0-1" or "0,2" or "0-1,4-5" -> cpus appended to core k
 function add_core(spec, k,	n, i, r, lo, hi, c, parts) {
 	n = split(spec, parts, ",")
@@ -132,8 +138,26 @@ BEGIN {
 	if (group(prev_comm) != "")
 		end = t
 	g = group(next_comm)
+	pend[cpu] = ""
+	if (g != "" && M != "" && substr(next_comm, 1, length(M)) == M) {
+		pend[cpu] = g	# runs once its marker says so
+		g = ""
+	}
 	cur[cpu] = g
 	if (g != "" && first == "")
+		first = t
+}
+/ tracing_mark_write: / {
+	if (!match($0, /\[[0-9]+\]/))
+		next
+	cpu = substr($0, RSTART + 1, RLENGTH - 2) + 0
+	if (pend[cpu] == "" || !match($0, /[0-9]+\.[0-9]+: tracing_mark_write:/))
+		next
+	t = substr($0, RSTART, RLENGTH - 20) * 1000000
+	advance(t)
+	cur[cpu] = pend[cpu]
+	pend[cpu] = ""
+	if (first == "")
 		first = t
 }
 END {

@@ -1,0 +1,395 @@
+#!/bin/bash
+# timeout: 900
+# tap: yes
+# 22-pair.sh - the pair scheduler keeps the SMT threads of each core on
+# user tasks of one cgroup at a time, in a guest of 2 cores x 2 threads.
+# Group A and B tasks are spinners named hogA*/hogB* (tests/tools/spinner)
+# in cgroups A and B; overlap.sh measures, from a sched_switch trace with
+# the global clock, how long an A task ran on one thread while a B task
+# ran on its sibling. The limit is max(1 ms, 0.1% of the window); pair's
+# own sched_switch check (overlap_us of its JSON stats, every user task of
+# every cgroup) has the same limit.
+#   pair-overlap   2 hogs + 1 sleeper per group, 8 s: under scx_simple
+#                  the overlap is >= 20% of the window (the detector
+#                  works); under pair within the limit, and each group
+#                  gets >= 30% of the machine's CPU time
+#   pair-rt        the same hogs and a SCHED_FIFO task of group A pinned
+#                  to CPU 0 running 5 ms every 50 ms: overlap within the
+#                  limit (the RT task is an A task from the trace_marker it
+#                  writes as its burst starts in user space: it is held in
+#                  the kernel until its sibling left, see overlap.sh -m),
+#                  ops.cpu_release ran
+#   pair-weights   cpu.weight 200 and 100, 4 hogs each: A's share of the
+#                  two groups' CPU time is 66.7 +/- 3 points
+#   pair-churn     group hogs traced while a task is moved through 
+#                  cgroups made and removed all the time (cgchurn): overlap
+#                  within the limit, no ejection
+#   pair-many      200 cgroups with a hog each: once all run, over 10 s
+#                  every hog runs, the least at least 10% of the mean (no
+#                  starvation). NOT RUN BY DEFAULT: it fails today, the
+#                  root cgroup's tasks wait 44 s beside the 200 and the
+#                  watchdog ejects pair (see pair/README.md, Known bugs);
+#                  PAIR_ONLY=pair-many runs it
+#   pair-cookies   pair-overlap's load with core-scheduling cookies on one
+#                  hog of each group: no hang, overlap within the limit
+#   pair-hotplug   CPU 1 offline and back while hogs run: pair restarts
+#                  twice as asked by the kernel, prints the new core table
+#                  ([0] alone), and is enabled at the end; the hogs ran
+#   pair-sysrq     SysRq-S ejects pair: the loader exits, the class is
+#                  disabled and the hogs keep running under CFS
+# PAIR_ONLY="pair-rt ..." runs a subset (or pair-many).
+# Limits: shares come from one short window of a TCG guest; the overlap
+# check sees sched_switch, not the return to user space.
+HERE=$(dirname "$(readlink -f "$0")")
+. "$HERE/scx-lib.sh"
+. "$HERE/trace-lib.sh"
+PAIR=${PAIR:-build/pair/pair}
+SPIN=${TOOLS_BUILD:-build/tools}/spinner
+CHURN=${TOOLS_BUILD:-build/tools}/cgchurn
+OVERLAP=$HERE/../tools/overlap.sh
+CG=/sys/fs/cgroup/pair-test
+LOG=$TEST_LOG_DIR/22-pair
+RUN_S=8
+mkdir -p "$LOG"
+NCPU=$(nproc)
+SIB=$(smt_siblings)
+
+n=0 bad=0
+result() {	# OK NAME [DETAIL]
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n $2${3:+ # $3}"
+	else
+		echo "not ok $n $2${3:+ # $3}"
+		bad=1
+	fi
+}
+want() {
+	if [ -z "${PAIR_ONLY:-}" ]; then
+		[ "$1" != pair-many ]	# known to fail, see the header
+	else
+		[[ " $PAIR_ONLY " == *" $1 "* ]]
+	fi
+}
+
+case $SIB in
+*[,-]*) ;;
+*) echo "ok 1 pair # SKIP no SMT siblings ($SIB)"; exit 0 ;;
+esac
+for b in "$PAIR" "$SPIN" "$CHURN"; do
+	[ -x "$b" ] || { echo "not ok 1 pair"; echo "# FAIL $b not built (make bpf)"; exit 1; }
+done
+
+# ---- cgroups and tasks -----------------------------------------------------
+PIDS=()
+cg_setup() {	# the test's cgroups A and B (weight 100), emptied first
+	cg_teardown
+	echo +cpu >/sys/fs/cgroup/cgroup.subtree_control
+	mkdir -p $CG
+	echo +cpu >$CG/cgroup.subtree_control
+	mkdir -p $CG/A $CG/B
+}
+cg_teardown() {
+	local d
+	kill_all
+	[ -d $CG ] || return 0
+	for d in $(find $CG -mindepth 1 -type d | sort -r); do
+		rmdir "$d" 2>/dev/null
+	done
+	rmdir $CG 2>/dev/null
+}
+spawn() {	# CGROUP(A|B|...) SPINNER-ARGS...: a spinner in $CG/CGROUP
+	local cg=$1
+	shift
+	# shellcheck disable=SC2016
+	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$CG/$cg" "$SPIN" "$@" &
+	PIDS+=($!)
+}
+kill_all() {
+	[ ${#PIDS[@]} = 0 ] && return 0
+	kill -9 "${PIDS[@]}" 2>/dev/null
+	wait "${PIDS[@]}" 2>/dev/null
+	PIDS=()
+}
+group_load() {	# [SPINNER-ARGS of the first hog]: 2 hogs + 1 sleeper per group
+	local g
+	for g in A B; do
+		spawn $g -n hog${g}0 "$@"
+		spawn $g -n hog${g}1
+		spawn $g -n hog${g}s -r 500 -s 2000
+	done
+	sleep 1
+}
+ran_ms() {	# PID: se.sum_exec_runtime in whole ms, 0 if gone
+	local v
+	v=$(sched_field "$1" se.sum_exec_runtime 2>/dev/null)
+	echo "${v%.*}" | grep -E '^[0-9]+$' || echo 0
+}
+
+# ---- measuring -------------------------------------------------------------
+# traced NAME [OVERLAP-ARGS]: trace RUN_S s, set OV RA RB SPAN (us) and
+# LIM; 1 on failure
+traced() {
+	local f=/tmp/pair-$1.trace lost res sum
+	trace_start
+	sleep $RUN_S
+	lost=$(trace_stop "$f")
+	res=$("$OVERLAP" -s "$SIB" "${@:2}" "$f") || { echo "# FAIL $1: overlap.sh failed"; return 1; }
+	gzip -c "$f" >"$LOG/$1.trace.gz"
+	rm -f "$f"
+	echo "$res" | sed "s/^/# $1: /"
+	[ "$lost" = 0 ] && ! grep -q 'lost=[1-9]' <<<"$res" ||
+		{ echo "# FAIL $1: the trace lost events ($lost)"; return 1; }
+	sum=$(grep '^a_run_us=' <<<"$res")
+	OV=$(sed -n 's/.* overlap_us=\([0-9]*\).*/\1/p' <<<"$sum")
+	RA=$(sed -n 's/^a_run_us=\([0-9]*\).*/\1/p' <<<"$sum")
+	RB=$(sed -n 's/.* b_run_us=\([0-9]*\).*/\1/p' <<<"$sum")
+	SPAN=$(sed -n 's/.* span_us=\([0-9]*\).*/\1/p' <<<"$sum")
+	[ -n "$OV" ] && [ -n "$RA" ] && [ -n "$RB" ] && [ -n "$SPAN" ] ||
+		{ echo "# FAIL $1: no figures"; return 1; }
+	LIM=$((SPAN / 1000))
+	[ $LIM -lt 1000 ] && LIM=1000
+	return 0
+}
+
+# pair's own view: total overlap_us and sum of a counter over its JSON lines
+pair_sum() {	# LOG FIELD
+	sed -n "s/.*\"$2\":\([0-9.]*\).*/\1/p" "$1" | awk '{ s += $1 } END { printf "%d\n", s }'
+}
+
+pstart() {	# CASE [ARGS]: pair with JSON stats every second
+	local c=$1
+	shift
+	PLOG=$LOG/$c.log
+	sched_start "$PLOG" "$PAIR" -j -i 1 "$@"
+}
+
+# the load is up, pair traced: the common verdict of the overlap cases
+check_overlap() {	# CASE
+	local own
+	[ "$OV" -le "$LIM" ] || { echo "# FAIL $1: overlap $OV us > $LIM us"; return 1; }
+	own=$(pair_sum "$PLOG" overlap_us)
+	echo "# $1: overlap $OV us (limit $LIM), pair's own check $own us"
+	[ "$own" -le "$LIM" ] || { echo "# FAIL $1: pair saw $own us of overlap > $LIM us"; return 1; }
+}
+
+# ---- the cases -------------------------------------------------------------
+case_overlap() {
+	local cov win
+	cg_setup
+	sched_start "$LOG/overlap-simple.log" "$SCX_BUILD/scx_simple" || return 1
+	group_load
+	traced overlap-simple || { kill_all; sched_stop "$LOG/overlap-simple.log"; return 1; }
+	kill_all
+	sched_stop "$LOG/overlap-simple.log" || return 1
+	cov=$OV
+	[ "$cov" -ge $((SPAN / 5)) ] ||
+		{ echo "# FAIL scx_simple overlap $cov us < 20% of $SPAN us: detector broken"; return 1; }
+
+	pstart overlap || return 1
+	group_load
+	traced overlap-pair || { kill_all; sched_stop "$PLOG"; return 1; }
+	kill_all
+	sched_alive pair-overlap || return 1
+	sched_stop "$PLOG" || return 1
+	win=$((SPAN * NCPU))
+	echo "# pair: A $RA us, B $RB us of $win us; scx_simple overlap $cov us"
+	check_overlap pair-overlap || return 1
+	[ $((RA * 10)) -ge $((win * 3)) ] && [ $((RB * 10)) -ge $((win * 3)) ] ||
+		{ echo "# FAIL a group got < 30% of the CPU time (A $RA, B $RB of $win us)"; return 1; }
+}
+
+case_rt() {
+	local rel
+	cg_setup
+	pstart rt || return 1
+	group_load
+	spawn A -n hogArt -m -r 5000 -s 45000
+	chrt -f -p 50 "${PIDS[-1]}" && taskset -p -c 0 "${PIDS[-1]}" >/dev/null ||
+		{ echo "# FAIL cannot make the RT task"; kill_all; sched_stop "$PLOG"; return 1; }
+	traced rt -m hogArt || { kill_all; sched_stop "$PLOG"; return 1; }
+	kill_all
+	sched_alive pair-rt || return 1
+	sched_stop "$PLOG" || return 1
+	rel=$(pair_sum "$PLOG" cpu_release)
+	echo "# pair-rt: cpu_release $rel, idle while preempted $(pair_sum "$PLOG" idle_preempt)"
+	check_overlap pair-rt || return 1
+	[ "$rel" -gt 0 ] || { echo "# FAIL ops.cpu_release never ran"; return 1; }
+}
+
+usage_us() { sed -n 's/^usage_usec \([0-9]*\)/\1/p' "$CG/$1/cpu.stat"; }
+
+case_weights() {
+	local a0 b0 a1 b1 pct i
+	cg_setup
+	echo 200 >$CG/A/cpu.weight
+	pstart weights || return 1
+	for i in 0 1 2 3; do
+		spawn A -n hogA$i
+		spawn B -n hogB$i
+	done
+	sleep 2
+	a0=$(usage_us A) b0=$(usage_us B)
+	sleep 10
+	a1=$(usage_us A) b1=$(usage_us B)
+	kill_all
+	sched_alive pair-weights || return 1
+	sched_stop "$PLOG" || return 1
+	pct=$(awk -v a=$((a1 - a0)) -v b=$((b1 - b0)) 'BEGIN { printf "%.1f", 100 * a / (a + b) }')
+	echo "# pair-weights: A (200) $((a1 - a0)) us, B (100) $((b1 - b0)) us: A $pct% (want 66.7 +/- 3)"
+	awk -v p="$pct" 'BEGIN { exit !(p >= 63.7 && p <= 69.7) }' ||
+		{ echo "# FAIL A's share $pct% is not 66.7 +/- 3"; return 1; }
+}
+
+case_churn() {
+	local cpid rc
+	cg_setup
+	mkdir -p $CG/churn
+	pstart churn || return 1
+	group_load
+	spawn churn -n churner
+	"$CHURN" -d $CG/churn -p "${PIDS[-1]}" -t $RUN_S $CG/A $CG/B $CG/churn \
+		>"$LOG/churn.out" 2>&1 &
+	cpid=$!
+	traced churn || { kill_all; wait $cpid; sched_stop "$PLOG"; return 1; }
+	wait $cpid
+	rc=$?
+	kill_all
+	sched_alive pair-churn || return 1
+	sched_stop "$PLOG" || return 1
+	echo "# pair-churn: $(cat "$LOG/churn.out"), moves seen $(pair_sum "$PLOG" cgroup_moves)"
+	[ $rc = 0 ] || { echo "# FAIL cgchurn exited $rc"; return 1; }
+	check_overlap pair-churn
+}
+
+# run ns of the hog in cgroup m$1 (builtins only: 200 hogs make every
+# exec slow), into R; 1 if the cgroup has no task (yet)
+many_run() {
+	local p= w n
+	read -r p <$CG/m$1/cgroup.procs
+	[ -n "$p" ] || return 1
+	read -r R w n <"/proc/$p/schedstat"	# run ns, wait ns, slices
+}
+
+case_many() {
+	local i t min=-1 sum=0 R
+	local -a r0
+	cg_setup
+	for i in $(seq 200); do mkdir $CG/m$i; done
+	pstart many || return 1
+	# an RT parent (children reset to SCHED_NORMAL) moves each child at
+	# once: the setup does not wait for the scheduler under test
+	chrt -f -R 10 "$SPIN" -N 200 -g $CG -n hogM -t 120 &
+	PIDS+=($!)
+	for t in $(seq 120); do
+		many_run 200 && break
+		sleep 0.5
+	done
+	for i in $(seq 200); do
+		many_run "$i" || {
+			local k j=0
+			for k in $(seq 200); do many_run "$k" && j=$((j + 1)); done
+			echo "# FAIL cgroup m$i has no task after 60 s ($j of 200 have one)"
+			kill_all
+			sched_stop "$PLOG"
+			return 1
+		}
+		r0[i]=$R
+	done
+	sleep 10
+	for i in $(seq 200); do
+		many_run "$i" || { echo "# FAIL the hog of m$i is gone"; kill_all; sched_stop "$PLOG"; return 1; }
+		R=$(((R - r0[i]) / 1000000))
+		sum=$((sum + R))
+		{ [ $min = -1 ] || [ "$R" -lt $min ]; } && min=$R
+	done
+	kill_all
+	sched_alive pair-many || return 1
+	sched_stop "$PLOG" || return 1
+	echo "# pair-many: 200 hogs over 10 s: least ran $min ms, mean $((sum / 200)) ms"
+	[ "$min" -gt 0 ] && [ $((min * 10)) -ge $((sum / 200)) ] ||
+		{ echo "# FAIL a hog starved: least $min ms, mean $((sum / 200)) ms"; return 1; }
+}
+
+case_cookies() {
+	cg_setup
+	pstart cookies || return 1
+	group_load -c
+	traced cookies || { kill_all; sched_stop "$PLOG"; return 1; }
+	kill_all
+	sched_alive pair-cookies || return 1
+	sched_stop "$PLOG" || return 1
+	check_overlap pair-cookies || return 1
+	[ "$RA" -gt 0 ] && [ "$RB" -gt 0 ] || { echo "# FAIL a group did not run"; return 1; }
+}
+
+wait_enabled() {	# SECONDS
+	local i
+	for i in $(seq $(($1 * 5))); do
+		[ "$(scx_state)" = enabled ] && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+case_hotplug() {
+	local before after restarts
+	cg_setup
+	pstart hotplug || return 1
+	group_load
+	before=$(ran_ms "${PIDS[0]}")
+	echo 0 >/sys/devices/system/cpu/cpu1/online ||
+		{ echo "# FAIL cannot take CPU 1 offline"; kill_all; sched_stop "$PLOG"; return 1; }
+	sleep 2
+	wait_enabled 20 || echo "# pair not enabled 20 s after CPU 1 went offline"
+	echo 1 >/sys/devices/system/cpu/cpu1/online
+	sleep 2
+	wait_enabled 20 || echo "# pair not enabled 20 s after CPU 1 came back"
+	sleep 1
+	after=$(ran_ms "${PIDS[0]}")
+	kill_all
+	restarts=$(grep -c 'restarting as asked' "$PLOG")
+	sched_alive pair-hotplug || return 1
+	sched_stop "$PLOG" || return 1
+	grep 'pair: .* CPUs, .* cores' "$PLOG" | sed 's/^/# /'
+	echo "# pair-hotplug: restarts $restarts, hogA0 ran $before -> $after ms"
+	[ "$restarts" -ge 2 ] || { echo "# FAIL $restarts restarts, want 2"; return 1; }
+	grep -q 'cores.*: \[0\] ' "$PLOG" || { echo "# FAIL no core table with CPU 0 alone"; return 1; }
+	[ "$after" -gt "$before" ] || { echo "# FAIL hogA0 did not run"; return 1; }
+}
+
+case_sysrq() {
+	local i before after
+	cg_setup
+	pstart sysrq || return 1
+	group_load
+	echo 1 >/proc/sys/kernel/sysrq
+	echo S >/proc/sysrq-trigger
+	for i in $(seq 50); do
+		kill -0 "$spid" 2>/dev/null || break
+		sleep 0.2
+	done
+	kill -0 "$spid" 2>/dev/null && { echo "# FAIL the loader still runs 10 s after SysRq-S"; kill_all; sched_stop "$PLOG"; return 1; }
+	wait "$spid"
+	echo "# pair-sysrq: loader exited $?; $(grep 'EXIT' "$PLOG" | head -n1)"
+	spid=
+	[ "$(scx_state)" = disabled ] || { echo "# FAIL state $(scx_state) after SysRq-S"; kill_all; return 1; }
+	before=$(ran_ms "${PIDS[0]}")
+	sleep 1
+	after=$(ran_ms "${PIDS[0]}")
+	kill_all
+	echo "# hogA0 under CFS: $before -> $after ms"
+	[ "$after" -gt "$before" ] || { echo "# FAIL hogA0 did not run after the ejection"; return 1; }
+}
+
+for c in overlap rt weights churn many cookies hotplug sysrq; do
+	want pair-$c || continue
+	echo "# == pair-$c"
+	case_$c
+	rc=$?
+	kill_all
+	[ -n "$spid" ] && sched_stop "$PLOG" >/dev/null
+	result $rc pair-$c
+done
+cg_teardown
+exit $bad

@@ -1,0 +1,44 @@
+# trace-lib.sh - sched_switch tracing for the SMT isolation tests (sourced,
+# not run: 14-coresched.sh, 22-pair.sh). One clock for all CPUs
+# (trace_clock=global) so tests/tools/overlap.sh can compare CPUs.
+#   trace_start          clear the buffer (4 MiB per CPU), trace sched_switch
+#   trace_stop FILE      stop, save the trace to FILE, clear; prints the
+#                        events lost to overruns
+#   trace_restore        tracing off, the old buffer size and clock back
+#                        (sourcing installs it as the EXIT trap)
+#   smt_siblings         the sibling sets, e.g. "0-1 2-3 "
+TRACE=/sys/kernel/tracing
+[ -e $TRACE/trace ] || mount -t tracefs tracefs $TRACE
+trace_old_kb=$(awk '{ print $1; exit }' $TRACE/buffer_size_kb)
+trace_old_clock=$(sed 's/.*\[\(.*\)\].*/\1/' $TRACE/trace_clock)
+
+trace_start() {
+	echo 0 >$TRACE/tracing_on
+	echo global >$TRACE/trace_clock
+	echo 4096 >$TRACE/buffer_size_kb	# per CPU
+	echo >$TRACE/trace
+	echo 1 >$TRACE/events/sched/sched_switch/enable
+	echo 1 >$TRACE/tracing_on
+}
+
+trace_stop() {	# FILE: prints the events lost to overruns
+	echo 0 >$TRACE/tracing_on
+	echo 0 >$TRACE/events/sched/sched_switch/enable
+	cat $TRACE/trace >"$1"
+	cat $TRACE/per_cpu/cpu*/stats |
+		awk '/^(overrun|dropped events):/ { n += $NF } END { print n + 0 }'
+	echo >$TRACE/trace
+}
+
+trace_restore() {
+	echo 0 >$TRACE/tracing_on
+	echo 0 >$TRACE/events/sched/sched_switch/enable
+	echo "$trace_old_kb" >$TRACE/buffer_size_kb
+	echo "$trace_old_clock" >$TRACE/trace_clock
+}
+trap trace_restore EXIT
+
+smt_siblings() {
+	cat /sys/devices/system/cpu/cpu[0-9]*/topology/thread_siblings_list |
+		sort -un | tr '\n' ' '
+}
