@@ -37,6 +37,9 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 
+static const char usage[] =
+	"usage: spinner [-n NAME] [-c] [-m] [-r RUN_US -s SLEEP_US] [-t SECONDS] [-N COUNT -g DIR]\n";
+
 static long long clock_ns(clockid_t clk)
 {
 	struct timespec ts;
@@ -122,10 +125,10 @@ int main(int argc, char **argv)
 			dir = optarg;
 			break;
 		case 'h':
-			printf("usage: spinner [-n NAME] [-c] [-m] [-r RUN_US -s SLEEP_US] [-t SECONDS] [-N COUNT -g DIR]\n");
+			fputs(usage, stdout);
 			return 0;
 		default:
-			fprintf(stderr, "usage: spinner [-n NAME] [-c] [-m] [-r RUN_US -s SLEEP_US] [-t SECONDS] [-N COUNT -g DIR]\n");
+			fputs(usage, stderr);
 			return 2;
 		}
 	}
