@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <scx/common.h>
+#include "scx-loader.h"
 #include "flatcg.h"
 #include "flatcg.bpf.skel.h"
 
@@ -72,19 +73,6 @@ struct opts {
 	bool fifo, json, verbose;
 };
 
-static int parse_u64(const char *s, u64 min, u64 max, u64 *out)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s || *end || s[0] == '-' || v < min || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	u64 v;
@@ -97,7 +85,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	while ((opt = getopt(argc, argv, "s:i:C:fjvh")) != -1) {
 		switch (opt) {
 		case 's':
-			if (parse_u64(optarg, 100, 1000000, &o->slice_us)) {
+			if (loader_parse_u64(optarg, 100, 1000000, &o->slice_us)) {
 				fprintf(stderr, "flatcg: -s %s: the slice must be 100..1000000 us\n",
 					optarg);
 				return 2;
@@ -114,7 +102,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			}
 			break;
 		case 'C':
-			if (parse_u64(optarg, 16, 1 << 22, &v)) {
+			if (loader_parse_u64(optarg, 16, 1 << 22, &v)) {
 				fprintf(stderr, "flatcg: -C %s: the capacity must be 16..4194304\n",
 					optarg);
 				return 2;
@@ -147,50 +135,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
-/* the checks SCX_OPS_OPEN would fail with a less helpful message */
-static int preflight(void)
-{
-	char ops[64] = "";
-	FILE *f;
-
-	if (geteuid() != 0) {
-		fprintf(stderr, "flatcg: must run as root (loads a BPF scheduler)\n");
-		return 1;
-	}
-	if (access("/sys/kernel/sched_ext/state", R_OK)) {
-		fprintf(stderr, "flatcg: this kernel has no sched_ext (/sys/kernel/sched_ext/state: %s)\n",
-			strerror(errno));
-		return 1;
-	}
-	if (scx_sysfs_state_is("disabled"))
-		return 0;
-	f = fopen("/sys/kernel/sched_ext/root/ops", "r");
-	if (f) {
-		if (!fgets(ops, sizeof(ops), f))
-			ops[0] = '\0';
-		ops[strcspn(ops, "\n")] = '\0';
-		fclose(f);
-	}
-	fprintf(stderr, "flatcg: another sched_ext scheduler is loaded (%s); stop it first\n",
-		ops[0] ? ops : "state is not \"disabled\"");
-	return 1;
-}
-
 static void read_stats(struct flatcg *skel, u64 *out)
 {
-	int nr_cpus = libbpf_num_possible_cpus();
-	u64 cnts[nr_cpus];
-	u32 idx;
-
-	for (idx = 0; idx < FCG_NR_STATS; idx++) {
-		int cpu;
-
-		out[idx] = 0;
-		if (bpf_map_lookup_elem(bpf_map__fd(skel->maps.stats), &idx, cnts))
-			continue;
-		for (cpu = 0; cpu < nr_cpus; cpu++)
-			out[idx] += cnts[cpu];
-	}
+	loader_sum_percpu(bpf_map__fd(skel->maps.stats), FCG_NR_STATS, out);
 }
 
 /* ---- -v: the cgroups that ran, by path ---------------------------------- */
@@ -227,31 +174,6 @@ static u64 seen_swap(u64 cgid, u64 runtime)
 	return 0;	/* first sight: all of it is new */
 }
 
-static u64 path_want;
-static char path_found[PATH_MAX];
-
-static int path_cb(const char *fpath, const struct stat *sb, int type,
-		   struct FTW *ftw)
-{
-	if (type != FTW_D || sb->st_ino != path_want)
-		return 0;
-	snprintf(path_found, sizeof(path_found), "%s",
-		 fpath + strlen("/sys/fs/cgroup"));
-	return 1;
-}
-
-/* the cgroup ID is the inode number of its cgroupfs directory */
-static const char *cgid_path(u64 cgid)
-{
-	if (cgid == 1)
-		return "/";
-	path_want = cgid;
-	path_found[0] = '\0';
-	if (nftw("/sys/fs/cgroup", path_cb, 16, FTW_PHYS) != 1)
-		return "(removed)";
-	return path_found;
-}
-
 static void print_cgroups(struct flatcg *skel, double secs, int nr_cpus)
 {
 	int fd = bpf_map__fd(skel->maps.cgrps);
@@ -269,7 +191,7 @@ static void print_cgroups(struct flatcg *skel, double secs, int nr_cpus)
 		if (!ran)
 			continue;
 		printf("  cgroup %-40s weight %5u active %-3s cpu %6.2f%%\n",
-		       cgid_path(key), v.weight, v.sum ? "yes" : "no",
+		       loader_cgid_path(key), v.weight, v.sum ? "yes" : "no",
 		       100.0 * ran / (secs * 1e9 * nr_cpus));
 	}
 }
@@ -322,14 +244,6 @@ static void print_stats(struct flatcg *skel, const struct opts *o,
 	fflush(stdout);
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 int main(int argc, char **argv)
 {
 	u64 cur[FCG_NR_STATS], last[FCG_NR_STATS];
@@ -343,7 +257,7 @@ int main(int argc, char **argv)
 	ret = parse_opts(argc, argv, &o);
 	if (ret)
 		return ret;
-	if (preflight())
+	if (loader_preflight("flatcg"))
 		return 1;
 	if (libbpf_num_possible_cpus() > FCG_MAX_CPUS) {
 		fprintf(stderr, "flatcg: %d possible CPUs, built for at most %d\n",
@@ -374,13 +288,13 @@ restart:
 	fflush(stdout);
 
 	read_stats(skel, last);
-	start = tlast = now_s();
+	start = tlast = loader_now_s();
 	while (!exit_req && !UEI_EXITED(skel, uei)) {
 		double t;
 
 		if (o.interval > 0) {
 			usleep(o.interval * 1e6 > 100000 ? 100000 : o.interval * 1e6);
-			t = now_s();
+			t = loader_now_s();
 			if (t - tlast < o.interval)
 				continue;
 			read_stats(skel, cur);

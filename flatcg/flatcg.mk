@@ -13,8 +13,8 @@ SCX_INC := $(KSRC)/tools/sched_ext/include
 FCG_BPF_CFLAGS := -g -O2 -Wall -Wno-compare-distinct-pointer-types -target bpf \
 	-mcpu=v3 -D__TARGET_ARCH_x86 -I$(BPFOUT) -I$(SCX_INC) -I$(SCX_INC)/scx -I$(FCG_SRC)
 FCG_CFLAGS := -g -O2 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
-	-I$(FCG_OUT) -I$(SCX_INC) -I$(SCX_INC)/scx -I$(FCG_SRC)
-FCG_HDRS := $(FCG_SRC)/flatcg.h $(wildcard $(SCX_INC)/scx/*.h)
+	-I$(FCG_OUT) -I$(SCX_INC) -I$(SCX_INC)/scx -I$(FCG_SRC) -I$(ROOT)/common
+FCG_HDRS := $(FCG_SRC)/flatcg.h $(ROOT)/common/scx-loader.h $(wildcard $(SCX_INC)/scx/*.h)
 PREFIX ?= /usr/local
 DESTDIR ?=
 

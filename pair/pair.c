@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <scx/common.h>
+#include "scx-loader.h"
 #include "pair.h"
 #include "pair.bpf.skel.h"
 
@@ -83,19 +84,6 @@ struct opts {
 	bool json, verbose;
 };
 
-static int parse_u64(const char *s, u64 min, u64 max, u64 *out)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s || *end || s[0] == '-' || v < min || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	bool slice_set = false;
@@ -109,14 +97,14 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	while ((opt = getopt(argc, argv, "b:s:i:C:jvh")) != -1) {
 		switch (opt) {
 		case 'b':
-			if (parse_u64(optarg, 1000, 1000000, &o->batch_us)) {
+			if (loader_parse_u64(optarg, 1000, 1000000, &o->batch_us)) {
 				fprintf(stderr, "pair: -b %s: the batch must be 1000..1000000 us\n",
 					optarg);
 				return 2;
 			}
 			break;
 		case 's':
-			if (parse_u64(optarg, 100, 1000000, &o->slice_us)) {
+			if (loader_parse_u64(optarg, 100, 1000000, &o->slice_us)) {
 				fprintf(stderr, "pair: -s %s: the slice must be 100..1000000 us\n",
 					optarg);
 				return 2;
@@ -134,7 +122,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			}
 			break;
 		case 'C':
-			if (parse_u64(optarg, 16, PAIR_MAX_DOMS, &v)) {
+			if (loader_parse_u64(optarg, 16, PAIR_MAX_DOMS, &v)) {
 				fprintf(stderr, "pair: -C %s: the number of cgroups must be 16..%d\n",
 					optarg, PAIR_MAX_DOMS);
 				return 2;
@@ -171,35 +159,6 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		return 2;
 	}
 	return 0;
-}
-
-/* the checks SCX_OPS_OPEN would fail with a less helpful message */
-static int preflight(void)
-{
-	char ops[64] = "";
-	FILE *f;
-
-	if (geteuid() != 0) {
-		fprintf(stderr, "pair: must run as root (loads a BPF scheduler)\n");
-		return 1;
-	}
-	if (access("/sys/kernel/sched_ext/state", R_OK)) {
-		fprintf(stderr, "pair: this kernel has no sched_ext (/sys/kernel/sched_ext/state: %s)\n",
-			strerror(errno));
-		return 1;
-	}
-	if (scx_sysfs_state_is("disabled"))
-		return 0;
-	f = fopen("/sys/kernel/sched_ext/root/ops", "r");
-	if (f) {
-		if (!fgets(ops, sizeof(ops), f))
-			ops[0] = '\0';
-		ops[strcspn(ops, "\n")] = '\0';
-		fclose(f);
-	}
-	fprintf(stderr, "pair: another sched_ext scheduler is loaded (%s); stop it first\n",
-		ops[0] ? ops : "state is not \"disabled\"");
-	return 1;
 }
 
 /* ---- topology ----------------------------------------------------------- */
@@ -324,19 +283,7 @@ static void print_topology(const struct topo *t)
 
 static void read_stats(struct pair *skel, u64 *out)
 {
-	int nr_cpus = libbpf_num_possible_cpus();
-	u64 cnts[nr_cpus];
-	u32 idx;
-
-	for (idx = 0; idx < PAIR_NR_STATS; idx++) {
-		int cpu;
-
-		out[idx] = 0;
-		if (bpf_map_lookup_elem(bpf_map__fd(skel->maps.stats), &idx, cnts))
-			continue;
-		for (cpu = 0; cpu < nr_cpus; cpu++)
-			out[idx] += cnts[cpu];
-	}
+	loader_sum_percpu(bpf_map__fd(skel->maps.stats), PAIR_NR_STATS, out);
 }
 
 static int nr_queued_doms(struct pair *skel)
@@ -346,31 +293,6 @@ static int nr_queued_doms(struct pair *skel)
 	for (i = 0; i < PAIR_MAX_DOMS / 64; i++)
 		n += __builtin_popcountll(skel->bss->dom_queued[i]);
 	return n;
-}
-
-static u64 path_want;
-static char path_found[PATH_MAX];
-
-static int path_cb(const char *fpath, const struct stat *sb, int type,
-		   struct FTW *ftw)
-{
-	if (type != FTW_D || sb->st_ino != path_want)
-		return 0;
-	snprintf(path_found, sizeof(path_found), "%s",
-		 fpath + strlen("/sys/fs/cgroup"));
-	return 1;
-}
-
-/* the cgroup ID is the inode number of its cgroupfs directory */
-static const char *cgid_path(u64 cgid)
-{
-	if (cgid == 1)
-		return "/";
-	path_want = cgid;
-	path_found[0] = '\0';
-	if (nftw("/sys/fs/cgroup", path_cb, 16, FTW_PHYS) != 1)
-		return "(removed)";
-	return path_found;
 }
 
 /* core time of each domain since the last call, kept per slot */
@@ -393,7 +315,7 @@ static void print_doms(struct pair *skel, double secs, int nr_cores)
 			continue;
 		printf("  cgroup %-40s weight %5u core time %6.2f%%\n",
 		       slot == PAIR_OVERFLOW_DOM ? "(overflow)" :
-		       d.cgid ? cgid_path(d.cgid) : "(removed)",
+		       d.cgid ? loader_cgid_path(d.cgid) : "(removed)",
 		       slot == PAIR_OVERFLOW_DOM ? 100 : d.weight,
 		       100.0 * ran / (secs * 1e9 * nr_cores));
 	}
@@ -454,14 +376,6 @@ static void print_stats(struct pair *skel, const struct opts *o,
 	fflush(stdout);
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 int main(int argc, char **argv)
 {
 	u64 cur[PAIR_NR_STATS], last[PAIR_NR_STATS], fi_last, ov_last;
@@ -476,7 +390,7 @@ int main(int argc, char **argv)
 	ret = parse_opts(argc, argv, &o);
 	if (ret)
 		return ret;
-	if (preflight())
+	if (loader_preflight("pair"))
 		return 1;
 	last_runtime = calloc(PAIR_MAX_DOMS, sizeof(*last_runtime));
 	if (!last_runtime) {
@@ -522,7 +436,7 @@ restart:
 	fi_last = skel->bss->forced_idle_ns;
 	ov_last = skel->bss->overlap_ns;
 	memset(last_runtime, 0, PAIR_MAX_DOMS * sizeof(*last_runtime));
-	start = tlast = now_s();
+	start = tlast = loader_now_s();
 	while (!exit_req && !UEI_EXITED(skel, uei)) {
 		double t;
 		u64 fi, ov;
@@ -532,7 +446,7 @@ restart:
 			continue;
 		}
 		usleep(o.interval * 1e6 > 100000 ? 100000 : o.interval * 1e6);
-		t = now_s();
+		t = loader_now_s();
 		if (t - tlast < o.interval)
 			continue;
 		read_stats(skel, cur);

@@ -13,8 +13,8 @@ PAIR_SRC := $(ROOT)/pair
 PAIR_BPF_CFLAGS := -g -O2 -Wall -Wno-compare-distinct-pointer-types -target bpf \
 	-mcpu=v3 -D__TARGET_ARCH_x86 -I$(BPFOUT) -I$(SCX_INC) -I$(SCX_INC)/scx -I$(PAIR_SRC)
 PAIR_CFLAGS := -g -O2 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare \
-	-I$(PAIR_OUT) -I$(SCX_INC) -I$(SCX_INC)/scx -I$(PAIR_SRC)
-PAIR_HDRS := $(PAIR_SRC)/pair.h $(wildcard $(SCX_INC)/scx/*.h)
+	-I$(PAIR_OUT) -I$(SCX_INC) -I$(SCX_INC)/scx -I$(PAIR_SRC) -I$(ROOT)/common
+PAIR_HDRS := $(PAIR_SRC)/pair.h $(ROOT)/common/scx-loader.h $(wildcard $(SCX_INC)/scx/*.h)
 
 $(PAIR_OUT)/pair.bpf.o: $(PAIR_SRC)/pair.bpf.c $(PAIR_HDRS) $(BPFOUT)/vmlinux.h
 	@echo "  CLANG    pair.bpf.o"
