@@ -4,14 +4,14 @@
  * schedulers (flatcg/flatcg.c, pair/pair.c): number options, the checks
  * before loading, per-CPU counters, cgroup paths by ID and the clock.
  * Header-only (static functions); include after <scx/common.h>.
- * Limits: one loader per process (loader_cgid_path keeps its result in a
- * static buffer).
+ * Limits: one loader per process (the table of cgroup paths is global).
  */
 #ifndef __SCX_LOADER_H
 #define __SCX_LOADER_H
 
 #include <ftw.h>
-#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -77,29 +77,76 @@ static void loader_sum_percpu(int map_fd, u32 nr, u64 *out)
 	}
 }
 
-static u64 loader_path_want;
-static char loader_path_found[PATH_MAX];
+/*
+ * Cgroup paths by ID: one walk of /sys/fs/cgroup per listing fills a table
+ * sorted by ID, and each lookup is a binary search (a walk per lookup made
+ * -v take minutes with 200 cgroups under TCG). The cgroup ID is the inode
+ * number of its cgroupfs directory.
+ */
+struct loader_cgpath {
+	u64	cgid;
+	char	*path;
+};
 
-static int loader_path_cb(const char *fpath, const struct stat *sb, int type,
-			  struct FTW *ftw)
+static struct loader_cgpath *loader_paths;
+static size_t loader_nr_paths, loader_cap_paths;
+
+static int loader_paths_cb(const char *fpath, const struct stat *sb, int type,
+			   struct FTW *ftw)
 {
-	if (type != FTW_D || sb->st_ino != loader_path_want)
+	const char *rel = fpath + strlen("/sys/fs/cgroup");
+	struct loader_cgpath *n;
+
+	if (type != FTW_D)
 		return 0;
-	snprintf(loader_path_found, sizeof(loader_path_found), "%s",
-		 fpath + strlen("/sys/fs/cgroup"));
-	return 1;
+	if (loader_nr_paths == loader_cap_paths) {
+		size_t cap = loader_cap_paths ? 2 * loader_cap_paths : 256;
+
+		n = realloc(loader_paths, cap * sizeof(*n));
+		if (!n)
+			return 1;	/* out of memory: the rest read "(removed)" */
+		loader_paths = n;
+		loader_cap_paths = cap;
+	}
+	n = &loader_paths[loader_nr_paths];
+	n->path = strdup(*rel ? rel : "/");
+	if (!n->path)
+		return 1;
+	n->cgid = sb->st_ino;
+	loader_nr_paths++;
+	return 0;
 }
 
-/* the cgroup ID is the inode number of its cgroupfs directory */
+static int loader_cgpath_cmp(const void *a, const void *b)
+{
+	const struct loader_cgpath *x = a, *y = b;
+
+	return x->cgid < y->cgid ? -1 : x->cgid > y->cgid;
+}
+
+/* read the cgroup tree anew: once before the lookups of each listing */
+static void loader_cgid_paths_load(void)
+{
+	size_t i;
+
+	for (i = 0; i < loader_nr_paths; i++)
+		free(loader_paths[i].path);
+	loader_nr_paths = 0;
+	nftw("/sys/fs/cgroup", loader_paths_cb, 16, FTW_PHYS);
+	qsort(loader_paths, loader_nr_paths, sizeof(*loader_paths),
+	      loader_cgpath_cmp);
+}
+
+/* the path of cgroup @cgid as of the last loader_cgid_paths_load() */
 static const char *loader_cgid_path(u64 cgid)
 {
+	struct loader_cgpath key = { .cgid = cgid }, *f;
+
 	if (cgid == 1)
 		return "/";
-	loader_path_want = cgid;
-	loader_path_found[0] = '\0';
-	if (nftw("/sys/fs/cgroup", loader_path_cb, 16, FTW_PHYS) != 1)
-		return "(removed)";
-	return loader_path_found;
+	f = bsearch(&key, loader_paths, loader_nr_paths, sizeof(key),
+		    loader_cgpath_cmp);
+	return f ? f->path : "(removed)";
 }
 
 static double loader_now_s(void)

@@ -180,6 +180,7 @@ static void print_cgroups(struct flatcg *skel, double secs, int nr_cpus)
 	u64 key, next, *prev = NULL;
 	struct fcg_cgrp v;
 
+	loader_cgid_paths_load();
 	while (!bpf_map_get_next_key(fd, prev, &next)) {
 		u64 ran;
 

@@ -41,7 +41,9 @@ static const char help_fmt[] =
 "                   the others share one domain that runs on one thread of\n"
 "                   a core at a time\n"
 "  -j               print each interval's stats as one JSON object per line\n"
-"  -v               also list each cgroup that ran: path, weight, core time\n"
+"  -v               also list each cgroup that ran or waits: path, weight,\n"
+"                   core time, tasks waiting, its vtime against the\n"
+"                   scheduler's (ms; far ahead: it waits long)\n"
 "  -h               display this help and exit\n"
 "\n"
 "Needs root and a kernel with sched_ext. Exit status: 0 after SIGINT or\n"
@@ -304,6 +306,7 @@ static void print_doms(struct pair *skel, double secs, int nr_cores)
 	u32 slot, hwm = skel->bss->dom_hwm;
 	struct pair_dom d;
 
+	loader_cgid_paths_load();
 	for (slot = 0; slot < hwm && slot < PAIR_MAX_DOMS; slot++) {
 		u64 ran;
 
@@ -311,13 +314,15 @@ static void print_doms(struct pair *skel, double secs, int nr_cores)
 			continue;
 		ran = d.runtime_ns - last_runtime[slot];
 		last_runtime[slot] = d.runtime_ns;
-		if (!ran || d.runtime_ns < ran)
+		if ((!ran || d.runtime_ns < ran) && d.nr_waiting <= 0)
 			continue;
-		printf("  cgroup %-40s weight %5u core time %6.2f%%\n",
+		printf("  cgroup %-40s weight %5u core time %6.2f%% waiting %lld vtime %+.1f ms\n",
 		       slot == PAIR_OVERFLOW_DOM ? "(overflow)" :
 		       d.cgid ? loader_cgid_path(d.cgid) : "(removed)",
 		       slot == PAIR_OVERFLOW_DOM ? 100 : d.weight,
-		       100.0 * ran / (secs * 1e9 * nr_cores));
+		       100.0 * ran / (secs * 1e9 * nr_cores),
+		       (long long)d.nr_waiting,
+		       ((s64)(d.cvtime - skel->bss->cvtime_now)) / 1e6);
 	}
 }
 
