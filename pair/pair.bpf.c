@@ -357,7 +357,14 @@ static void cvtime_advance(u32 owner, u32 queued)
 		WRITE_ONCE(cvtime_now, lo);
 }
 
-/* core time @ns the domain @slot owned a core, scaled by its weight */
+/*
+ * Core time @ns the domain @slot owned a core, scaled by its weight. The
+ * threads of a core charge at every decision, at least once a slice while
+ * the owner runs: a longer gap is time nobody decided (both threads idle,
+ * or a vCPU descheduled) and is charged as one batch at most. Charging
+ * it all made one domain pay for seconds it did not run and, beside 200
+ * others, wait a hundred times that long (the pair-many stall).
+ */
 static void dom_charge(u32 slot, u64 ns)
 {
 	struct pair_dom *d;
@@ -368,8 +375,8 @@ static void dom_charge(u32 slot, u64 ns)
 	d = dom_lookup(slot);
 	if (!d)
 		return;
-	if (ns > PAIR_MAX_CHARGE_NS)
-		ns = PAIR_MAX_CHARGE_NS;
+	if (ns > batch_ns)
+		ns = batch_ns;
 	w = READ_ONCE(d->weight) ?: 100;
 	__sync_fetch_and_add(&d->runtime_ns, ns);
 	__sync_fetch_and_add(&d->cvtime, ns * 100 / w);
@@ -589,7 +596,9 @@ void BPF_STRUCT_OPS(pair_dispatch, s32 cpu, struct task_struct *prev)
 		other = ot ? core->run_dom[1] : core->run_dom[0];
 		charge_dom = core->dom;
 		if (charge_dom != PAIR_NO_DOM && now > core->charged_ns) {
-			charge = now - core->charged_ns;
+			/* a core a higher class holds is not the owner's */
+			if (!core->preempted)
+				charge = now - core->charged_ns;
 			core->charged_ns = now;
 		}
 		dom = core->dom;
@@ -711,7 +720,7 @@ void BPF_STRUCT_OPS(pair_dispatch, s32 cpu, struct task_struct *prev)
 		return;
 	}
 	/* forced idle: idle while some domain has tasks waiting */
-	if (pick_dom() != PAIR_NO_DOM)
+	if (cand != PAIR_NO_DOM || pick_dom() != PAIR_NO_DOM)
 		forced_idle_start(cpu, now);
 }
 
@@ -721,8 +730,9 @@ void BPF_STRUCT_OPS(pair_cpu_release, s32 cpu,
 		    struct scx_cpu_release_args *args)
 {
 	struct pair_core *core = core_of(cpu);
-	u32 me = thread_bit(cpu);
+	u32 me = thread_bit(cpu), charge_dom = PAIR_NO_DOM;
 	s32 sib = sibling_of(cpu);
+	u64 now = bpf_ktime_get_ns(), charge = 0;
 	bool sib_active;
 
 	stat_inc_idx(PAIR_STAT_RELEASE);
@@ -731,10 +741,18 @@ void BPF_STRUCT_OPS(pair_cpu_release, s32 cpu,
 	if (!core)
 		return;
 	bpf_spin_lock(&core->lock);
+	/* the owner pays up to here: the higher class's time is not its */
+	if (!core->preempted && core->dom != PAIR_NO_DOM &&
+	    now > core->charged_ns) {
+		charge_dom = core->dom;
+		charge = now - core->charged_ns;
+	}
+	core->charged_ns = now;
 	core->preempted |= me;
 	core->active &= ~me;
 	sib_active = core->active & ~me;
 	bpf_spin_unlock(&core->lock);
+	dom_charge(charge_dom, charge);
 
 	/* the higher-class task starts only once the other thread left */
 	if (sib_active && sib >= 0)
@@ -747,12 +765,16 @@ void BPF_STRUCT_OPS(pair_cpu_acquire, s32 cpu,
 	struct pair_core *core = core_of(cpu);
 	u32 me = thread_bit(cpu);
 	s32 sib = sibling_of(cpu);
+	u64 now;
 
 	stat_inc_idx(PAIR_STAT_ACQUIRE);
 	if (!core)
 		return;
+	now = bpf_ktime_get_ns();
 	bpf_spin_lock(&core->lock);
 	core->preempted &= ~me;
+	if (!core->preempted)
+		core->charged_ns = now;	/* owned again from here */
 	bpf_spin_unlock(&core->lock);
 	if (sib >= 0)
 		scx_bpf_kick_cpu(sib, SCX_KICK_IDLE);
