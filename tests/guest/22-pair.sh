@@ -29,9 +29,10 @@
 #                  pair is not ejected (no starvation: the root cgroup,
 #                  where the loader runs, waited 44 s before the charge
 #                  fix). Domains are flat, so the test's own shell would
-#                  get 1/201 of the CPU: once the loader and the hogs'
-#                  parent are started, it moves to a cgroup of weight
-#                  10000
+#                  get 1/201 of the CPU (too little to even start the
+#                  hogs on the lockdep kernel): it runs in a cgroup of
+#                  weight 10000, the loader and the hogs' parent in the
+#                  root cgroup
 #   pair-cookies   pair-overlap's load with core-scheduling cookies on one
 #                  hog of each group: no hang, overlap within the limit
 #   pair-hotplug   CPU 1 offline and back while hogs run: pair restarts
@@ -287,6 +288,7 @@ many_ctl() {	# on|off
 
 case_many() {
 	local rc
+	many_ctl on || { echo "# FAIL cannot set up $CTL"; many_ctl off; return 1; }
 	many_check
 	rc=$?
 	kill_all
@@ -299,14 +301,16 @@ many_check() {
 	local -a r0
 	cg_setup
 	for i in $(seq 200); do mkdir $CG/m$i; done
-	pstart many || return 1
+	# the loader and the hogs' RT parent run in the root cgroup, whose
+	# domain owns cores while the RT parent runs: charged for that time,
+	# it starved the loader. Each moves itself there, then execs.
+	local -a inroot=(/bin/sh -c 'echo $$ >/sys/fs/cgroup/cgroup.procs && exec "$@"' sh)
+	PLOG=$LOG/many.log
+	sched_start "$PLOG" "${inroot[@]}" "$PAIR" -j -i 1 || return 1
 	# an RT parent (children reset to SCHED_NORMAL) moves each child at
-	# once: the setup does not wait for the scheduler under test. It and
-	# the loader stay in the root cgroup, whose domain owns cores while
-	# the RT parent runs: charged for that time, it starved the loader.
-	chrt -f -R 10 "$SPIN" -N 200 -g $CG -n hogM -t 120 &
+	# once: the setup does not wait for the scheduler under test
+	"${inroot[@]}" chrt -f -R 10 "$SPIN" -N 200 -g $CG -n hogM -t 120 &
 	PIDS+=($!)
-	many_ctl on || { echo "# FAIL cannot set up $CTL"; return 1; }
 	for t in $(seq 120); do
 		many_run 200 && break
 		sleep 0.5
