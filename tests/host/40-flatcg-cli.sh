@@ -17,21 +17,9 @@ expect 2 '-s 5: the slice must be 100..1000000 us' $B -s 5
 expect 2 '-i -1: the interval must be' $B -i -1
 expect 2 '-C 3: the capacity must be' $B -C 3
 expect 2 "unexpected argument 'extra'" $B extra
-if command -v setpriv >/dev/null; then
-	expect 1 'must run as root' setpriv --reuid=65534 --regid=65534 --clear-groups $B
-fi
-if [ ! -e /sys/kernel/sched_ext/state ]; then
-	expect 1 'this kernel has no sched_ext' $B
-fi
+expect_refusals "$B"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-make -s install DESTDIR="$tmp/dest" >"$tmp/log" 2>&1 || bad "make install DESTDIR: $(cat "$tmp/log")"
-for f in sbin/flatcg lib/systemd/system/flatcg.service share/doc/flatcg/README.md; do
-	[ -f "$tmp/dest/usr/local/$f" ] || bad "DESTDIR install: no /usr/local/$f"
-done
-grep -q '^ExecStart=/usr/local/sbin/flatcg ' "$tmp/dest/usr/local/lib/systemd/system/flatcg.service" ||
-	bad "unit's ExecStart does not name /usr/local/sbin/flatcg"
+check_destdir install flatcg
 # a PREFIX install is complete on its own, so the unit can be verified
 make -s install PREFIX="$tmp/usr" >"$tmp/log" 2>&1 || bad "make install PREFIX: $(cat "$tmp/log")"
 verify_unit "$tmp/usr/lib/systemd/system/flatcg.service"

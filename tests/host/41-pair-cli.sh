@@ -20,21 +20,9 @@ expect 2 '-s 30000: the slice must not be longer than the batch' $B -b 20000 -s 
 expect 2 '-i x: the interval must be' $B -i x
 expect 2 '-C 99999: the number of cgroups must be 16..16384' $B -C 99999
 expect 2 "unexpected argument 'extra'" $B extra
-if command -v setpriv >/dev/null; then
-	expect 1 'must run as root' setpriv --reuid=65534 --regid=65534 --clear-groups $B
-fi
-if [ ! -e /sys/kernel/sched_ext/state ]; then
-	expect 1 'this kernel has no sched_ext' $B
-fi
+expect_refusals "$B"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-make -s install-pair DESTDIR="$tmp/dest" >"$tmp/log" 2>&1 || bad "make install-pair DESTDIR: $(cat "$tmp/log")"
-for f in sbin/pair lib/systemd/system/pair.service share/doc/pair/README.md; do
-	[ -f "$tmp/dest/usr/local/$f" ] || bad "DESTDIR install: no /usr/local/$f"
-done
-grep -q '^ExecStart=/usr/local/sbin/pair ' "$tmp/dest/usr/local/lib/systemd/system/pair.service" ||
-	bad "unit's ExecStart does not name /usr/local/sbin/pair"
+check_destdir install-pair pair
 # make install installs both schedulers
 make -s install PREFIX="$tmp/usr" >"$tmp/log" 2>&1 || bad "make install PREFIX: $(cat "$tmp/log")"
 for f in sbin/pair sbin/flatcg; do
