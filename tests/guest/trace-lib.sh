@@ -1,7 +1,9 @@
 # trace-lib.sh - sched_switch tracing for the SMT isolation tests (sourced,
 # not run: 14-coresched.sh, 22-pair.sh). One clock for all CPUs
 # (trace_clock=global) so tests/tools/overlap.sh can compare CPUs.
-#   trace_start          clear the buffer (4 MiB per CPU), trace sched_switch
+#   trace_start [EVENT...]  clear the buffer (4 MiB per CPU), trace
+#                        sched_switch and the other sched/ EVENTs named
+#                        (e.g. sched_process_fork)
 #   trace_stop FILE      stop, save the trace to FILE, clear; prints the
 #                        events lost to overruns
 #   trace_restore        tracing off, the old buffer size and clock back
@@ -17,13 +19,16 @@ trace_start() {
 	echo global >$TRACE/trace_clock
 	echo 4096 >$TRACE/buffer_size_kb	# per CPU
 	echo >$TRACE/trace
-	echo 1 >$TRACE/events/sched/sched_switch/enable
+	local e
+	for e in sched_switch "$@"; do
+		echo 1 >$TRACE/events/sched/$e/enable || return 1
+	done
 	echo 1 >$TRACE/tracing_on
 }
 
 trace_stop() {	# FILE: prints the events lost to overruns
 	echo 0 >$TRACE/tracing_on
-	echo 0 >$TRACE/events/sched/sched_switch/enable
+	echo 0 >$TRACE/events/sched/enable
 	cat $TRACE/trace >"$1"
 	cat $TRACE/per_cpu/cpu*/stats |
 		awk '/^(overrun|dropped events):/ { n += $NF } END { print n + 0 }'
@@ -32,7 +37,7 @@ trace_stop() {	# FILE: prints the events lost to overruns
 
 trace_restore() {
 	echo 0 >$TRACE/tracing_on
-	echo 0 >$TRACE/events/sched/sched_switch/enable
+	echo 0 >$TRACE/events/sched/enable
 	echo "$trace_old_kb" >$TRACE/buffer_size_kb
 	echo "$trace_old_clock" >$TRACE/trace_clock
 }

@@ -19,24 +19,35 @@
 # first trace_marker write after each switch-in (spinner -m writes one when
 # its user code starts a burst): the time it spends held in the kernel
 # before returning to user space (an SCX_KICK_WAIT) is not time it runs.
+# -g MAP: groups by task instead: MAP has "TID GROUP" lines (e.g. every TID
+# in a cgroup's cgroup.threads when the trace started); a task forked by a
+# mapped task (sched_process_fork events, if traced) joins its group, and
+# tasks not in the map fall back to the comm prefixes.  Any two different
+# groups on the siblings of a core count as overlap; groups other than A
+# and B get a line "group=NAME run_us=N" before the summary.
 # Limits: the trace must come from the tracefs `trace` file (sorted by time);
 # per-CPU buffer overruns lose events: check lost= and the overrun counts.
+# With -g, a TID reused by an unrelated task during the trace keeps the
+# group of the first.
 set -eu
 usage() {
 	cat <<EOF
-usage: overlap.sh [-a PREFIX] [-b PREFIX] [-m PREFIX] [-s SIBLINGS] [-h] TRACE
-  -a, -b    comm prefixes of the two groups (default hogA, hogB)
+usage: overlap.sh [-a PREFIX] [-b PREFIX] [-m PREFIX] [-g MAP] [-s SIBLINGS] [-h] TRACE
+  -a, -b    comm prefixes of the two groups (default hogA, hogB; '' for
+            none: with -g, only mapped tasks belong to a group)
   -m        comm prefix of tasks counted from their trace_marker writes
+  -g        file of "TID GROUP" lines: group by task (and its forks)
   -s        sibling sets, e.g. "0-1 2-3" or "0,2 1,3" (default: from
             /sys/devices/system/cpu/cpu*/topology/thread_siblings_list)
 EOF
 }
-a=hogA b=hogB m= sib=
-while getopts "a:b:m:s:h" opt; do
+a=hogA b=hogB m= sib= map=
+while getopts "a:b:m:g:s:h" opt; do
 	case $opt in
 	a) a=$OPTARG ;;
 	b) b=$OPTARG ;;
 	m) m=$OPTARG ;;
+	g) map=$OPTARG; [ -r "$map" ] || { echo "overlap.sh: cannot read $map" >&2; exit 2; } ;;
 	s) sib=$OPTARG ;;
 	h) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
@@ -49,7 +60,7 @@ if [ -z "$sib" ]; then
 		sort -u | tr '\n' ' ')
 fi
 
-awk -v A="$a" -v B="$b" -v M="$m" -v SIB="$sib" '
+awk -v A="$a" -v B="$b" -v M="$m" -v SIB="$sib" -v MAP="$map" '
 # "0-1" or "0,2" or "0-1,4-5" -> cpus appended to core k
 function add_core(spec, k,	n, i, r, lo, hi, c, parts) {
 	n = split(spec, parts, ",")
@@ -64,34 +75,42 @@ function add_core(spec, k,	n, i, r, lo, hi, c, parts) {
 		}
 	}
 }
-function group(comm) {
-	if (substr(comm, 1, length(A)) == A)
+function group(comm, pid) {
+	if (pid in gmap)
+		return gmap[pid]
+	if (A != "" && substr(comm, 1, length(A)) == A)
 		return "A"
-	if (substr(comm, 1, length(B)) == B)
+	if (B != "" && substr(comm, 1, length(B)) == B)
 		return "B"
 	return ""
 }
+# the text after "KEY=" up to the next space
+function field(key,	s) {
+	s = substr($0, index($0, " " key "=") + length(key) + 2)
+	return substr(s, 1, index(s " ", " ") - 1)
+}
 # account [last, t) with the groups currently on each CPU
-function advance(t,	dt, i, c, k) {
+function advance(t,	dt, i, c, g, k) {
 	dt = t - last
 	last = t
 	if (dt <= 0)
 		return
-	for (k = 1; k <= ncores; k++) { hasA[k] = 0; hasB[k] = 0 }
+	for (k = 1; k <= ncores; k++) { on[k] = ""; mixed[k] = 0 }
 	for (i = 1; i <= total_cpus; i++) {
 		c = cpus[i]
-		if (cur[c] == "A") {
-			runA += dt
-			cpuA[c] += dt
-			hasA[core_of[c]] = 1
-		} else if (cur[c] == "B") {
-			runB += dt
-			cpuB[c] += dt
-			hasB[core_of[c]] = 1
-		}
+		g = cur[c]
+		if (g == "")
+			continue
+		run[g] += dt
+		cpurun[c, g] += dt
+		k = core_of[c]
+		if (on[k] == "")
+			on[k] = g
+		else if (on[k] != g)
+			mixed[k] = 1
 	}
 	for (k = 1; k <= ncores; k++) {
-		if (hasA[k] && hasB[k]) {
+		if (mixed[k]) {
 			ov[k] += dt
 			ep[k] += dt
 		} else if (ep[k] > 0) {
@@ -104,6 +123,10 @@ function end_episode(k) {
 	if (ep[k] > longest)
 		longest = ep[k]
 	ep[k] = 0
+}
+MAP != "" && FILENAME == MAP {	# the map file: "TID GROUP"
+	if (NF >= 2) { gmap[$1] = $2; if ($2 != "A" && $2 != "B" && !($2 in named)) { named[$2] = 1; extra[++nextra] = $2 } }
+	next
 }
 BEGIN {
 	ncores = split(SIB, specs, " ")
@@ -127,6 +150,8 @@ BEGIN {
 	prev_comm = substr(s, 1, index(s, " prev_pid=") - 1)
 	s = substr($0, index($0, "next_comm=") + 10)
 	next_comm = substr(s, 1, index(s, " next_pid=") - 1)
+	prev_pid = field("prev_pid")
+	next_pid = field("next_pid")
 	if (!events++)
 		last = t
 	if (!(cpu in core_of)) {
@@ -135,9 +160,9 @@ BEGIN {
 		exit 2
 	}
 	advance(t)
-	if (group(prev_comm) != "")
+	if (group(prev_comm, prev_pid) != "")
 		end = t
-	g = group(next_comm)
+	g = group(next_comm, next_pid)
 	pend[cpu] = ""
 	if (g != "" && M != "" && substr(next_comm, 1, length(M)) == M) {
 		pend[cpu] = g	# runs once its marker says so
@@ -146,6 +171,12 @@ BEGIN {
 	cur[cpu] = g
 	if (g != "" && first == "")
 		first = t
+}
+/ sched_process_fork: / {
+	p = field("pid")
+	if (p in gmap)
+		gmap[field("child_pid")] = gmap[p]
+	next
 }
 / tracing_mark_write: / {
 	if (!match($0, /\[[0-9]+\]/))
@@ -166,14 +197,16 @@ END {
 	printf "events=%d lost=%d cpus=%d\n", events, lost, total_cpus
 	for (i = 1; i <= total_cpus; i++)
 		printf "cpu=%d a_run_us=%.0f b_run_us=%.0f\n", cpus[i],
-			cpuA[cpus[i]], cpuB[cpus[i]]
+			cpurun[cpus[i], "A"], cpurun[cpus[i], "B"]
 	for (k = 1; k <= ncores; k++) {
 		if (ep[k] > 0)
 			end_episode(k)
 		printf "core=%d cpus=%s overlap_us=%.0f\n", k - 1, cpu_list[k], ov[k]
 		total += ov[k]
 	}
+	for (i = 1; i <= nextra; i++)
+		printf "group=%s run_us=%.0f\n", extra[i], run[extra[i]]
 	printf "a_run_us=%.0f b_run_us=%.0f overlap_us=%.0f span_us=%.0f episodes=%d longest_us=%.0f\n",
-		runA, runB, total, first == "" ? 0 : (end > first ? end : last) - first,
+		run["A"], run["B"], total, first == "" ? 0 : (end > first ? end : last) - first,
 		episodes, longest
-}' "$1"
+}' ${map:+"$map"} "$1"
