@@ -36,6 +36,7 @@ main_metric() {
 	case $SCN_WORKLOAD in
 	web) echo req_s ;;
 	overhead) echo pipe_usec_op ;;
+	smt) echo hog_cpu_pct ;;
 	*) awk -F, 'NR == 2 { print $6 }' "$dir/raw.csv" ;;
 	esac
 }
@@ -164,11 +165,17 @@ while read -r b o _ m _; do
 	plot_rounds "$b" "$o" "$m" "rounds-$o-vs-$b.png"
 done <<<"$COMPARES"
 case $SCN_WORKLOAD in
-web) plot_bars req_s "requests/s (all instances)" throughput.png ;;
+web)
+	plot_bars req_s "requests/s (all instances)" throughput.png
+	plot_bars overlap_pct "siblings running different cgroups, % of time" overlap.png ;;
 weights) plot_shares shares.png ;;
 overhead)
 	plot_bars pipe_usec_op "usec per pipe round trip (lower is better)" pipe.png
 	plot_bars messaging_s "seconds (lower is better)" messaging.png ;;
+smt)
+	plot_bars hog_cpu_pct "hogs' CPU time, % of all vCPUs (throughput)" throughput.png
+	plot_bars idle_pct "idle, % of all vCPUs (forced idle)" idle.png
+	plot_bars overlap_pct "siblings running different cgroups, % of time" overlap.png ;;
 *) for m in $(awk -F, 'NR > 1 { print $2 }' "$dir/stats-summary.csv" | sort -u); do plot_bars "$m" "$m" "$m.png"; done ;;
 esac
 
@@ -189,7 +196,7 @@ esac
 	echo "|---|---|"
 	echo "| date (UTC) | $(meta date) |"
 	echo "| host | $(meta host_cpu), $(meta host_cpus) CPUs; load $(meta host_load_before) before, $(meta host_load_after) after; compiler (kernel build) running at start: $(meta host_compiler_running_before), at end: $(meta host_compiler_running_after) |"
-	echo "| guest | $(meta guest_vcpus) vCPUs, $(meta guest_mem_mib) MiB, QEMU accel $(meta accel), kernel $(meta guest_kernel) |"
+	echo "| guest | $(meta guest_vcpus) vCPUs ($(meta guest_threads_per_core | grep . || echo 1) threads per core), $(meta guest_mem_mib) MiB, QEMU accel $(meta accel), kernel $(meta guest_kernel) |"
 	echo "| QEMU | $(meta qemu); command line in [qemu-cmdline](qemu-cmdline) |"
 	echo "| kernel config sha1 | $(meta kernel_config_sha1) |"
 	echo "| series commit (build/linux HEAD) | $(meta series_commit) |"

@@ -24,7 +24,8 @@ Run bench scenarios (default: every bench/scenarios/*.scn) in QEMU.
             and the 1-minute load average is below 0.5 before starting
   -o DIR    parent folder for <date>-<scenario>/ (default: results/, or
             build/bench/ with -q)
-  -c N      guest vCPUs (default 2)
+  -c N      guest vCPUs (default 2; a scenario with 'threads 2' pairs them
+            as SMT siblings)
   -m MiB    guest memory (default 2048)
   -h        this help
 SCENARIO is a name (bench/scenarios/NAME.scn) or a path to a .scn file.
@@ -145,6 +146,7 @@ meta() {
 	echo "host_compiler_samples=$(awk -F, 'NR > 1 && $3 == 1 { n++ } END { print n + 0 }' "$2/host-samples.csv") of $(($(wc -l <"$2/host-samples.csv") - 1)) (every 5 s)"
 	echo "host_other_qemu_samples=$(awk -F, 'NR > 1 && $4 > 0 { n++ } END { print n + 0 }' "$2/host-samples.csv")"
 	echo "guest_vcpus=$cpus"
+	echo "guest_threads_per_core=$SCN_THREADS"
 	echo "guest_mem_mib=$mem"
 	echo "accel=$(sed -n 's/^accel=//p' "$2/timing" 2>/dev/null || grep -o 'accel [a-z]*' "$2/qemu-cmdline" | cut -d' ' -f2)"
 	echo "kernel_config_sha1=$(sha1sum "$kcfg" 2>/dev/null | cut -d' ' -f1)"
@@ -166,7 +168,7 @@ for f in "${files[@]}"; do
 	load=$(cut -d' ' -f1-3 /proc/loadavg)
 	comp_before=$(compiling && echo yes || echo no)
 	echo "bench: scenario $SCN_NAME: $SCN_ROUNDS round(s) x $nv variant(s) ($SCN_VARIANTS), ${SCN_DURATION}s + ${SCN_WARMUP}s warm-up each"
-	qemu -T "$limit" -o "$dir" -- "$BENCH/guest/main.sh" run "$f" $quick &
+	qemu -T "$limit" -t "$SCN_THREADS" -o "$dir" -- "$BENCH/guest/main.sh" run "$f" $quick &
 	qpid=$!
 	# sample the host every 5 s: load, a compiler, other QEMU processes
 	# (report.sh marks the runs such a sample falls into)

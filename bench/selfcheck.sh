@@ -51,6 +51,14 @@ for f in "$BENCH"/scenarios/*.scn; do
 	if [ "$SCN_WORKLOAD" = web ]; then
 		awk -F, '$6 == "busy_pct" && $7 > 0 { f = 1 } END { exit !f }' "$d/raw.csv" || bad "$name: no busy_pct"
 	fi
+	# the SMT scenarios measure overlap in every run, and boot SMT siblings
+	if [ "$SCN_WORKLOAD" = smt ] || [ "$(scn_param overlap no)" = yes ]; then
+		for v in $SCN_VARIANTS; do
+			awk -F, -v v="$v" '$3 == v && $6 == "overlap_pct" && $8 == "ok" { f = 1 } END { exit !f }' "$d/raw.csv" ||
+				bad "$name: no overlap_pct for variant $v"
+		done
+		grep -q 'threads=2' "$d/qemu-cmdline" || bad "$name: the guest has no SMT siblings"
+	fi
 	grep -q 'qemu-system' "$d/qemu-cmdline" || bad "$name: qemu-cmdline has no QEMU command"
 done
 

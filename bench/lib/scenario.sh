@@ -19,6 +19,9 @@
 #                                   per round from the seed (default fixed)
 #   seed      N                     seed of the shuffle (default: drawn at
 #                                   start and recorded in meta.txt)
+#   threads   1|2                   SMT threads per core of the guest this
+#                                   scenario boots (default 1; with 2 the
+#                                   vCPUs form sibling pairs)
 #   compare   BASE OTHER [claim=R] [metric=M] [label=TEXT]
 #                                   a declared comparison: OTHER/BASE per
 #                                   round on metric M (default: the
@@ -30,7 +33,8 @@
 # values cannot contain spaces.
 #
 # After scn_load FILE [quick]: SCN_NAME SCN_WORKLOAD SCN_DURATION SCN_WARMUP
-# SCN_ROUNDS SCN_VARIANTS (space-separated) SCN_ORDER SCN_SEED are set;
+# SCN_ROUNDS SCN_VARIANTS (space-separated) SCN_ORDER SCN_SEED SCN_THREADS
+# are set;
 # scn_var V KEY and scn_param KEY [DEFAULT] read the rest; scn_compares
 # lists the comparisons, scn_round_order R the variants of round R.  Errors
 # name FILE:LINE and return 1.
@@ -65,7 +69,7 @@ scn_load() {
 	[[ $SCN_NAME =~ ^[a-z0-9_-]+$ ]] || { scn_err "$file: file name must be NAME.scn with NAME in [a-z0-9_-]"; return 1; }
 	unset "${!SCNV_@}" "${!SCNP_@}"
 	SCN_WORKLOAD= SCN_DURATION=0 SCN_WARMUP=0 SCN_ROUNDS= SCN_VARIANTS= SCN_QUICK=
-	SCN_ORDER=fixed SCN_SEED= SCN_COMPARES=()
+	SCN_ORDER=fixed SCN_SEED= SCN_THREADS=1 SCN_COMPARES=()
 	while IFS= read -r line || [ -n "$line" ]; do
 		n=$((n + 1))
 		where="$file:$n"
@@ -101,6 +105,10 @@ scn_load() {
 			case ${words[1]} in fixed | abba | shuffle) SCN_ORDER=${words[1]} ;;
 			*) scn_err "$where: order must be fixed, abba or shuffle, got '${words[1]}'"; return 1 ;;
 			esac ;;
+		threads)
+			[ ${#words[@]} -eq 2 ] && [[ ${words[1]} =~ ^[12]$ ]] ||
+				{ scn_err "$where: 'threads' takes 1 or 2"; return 1; }
+			SCN_THREADS=${words[1]} ;;
 		seed)
 			[ ${#words[@]} -eq 2 ] && scn_valid_uint "${words[1]}" ||
 				{ scn_err "$where: 'seed' takes one whole number"; return 1; }

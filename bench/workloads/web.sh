@@ -4,8 +4,16 @@
 #
 # Variant keys:  web=NAME:CGROUP[,NAME:CGROUP...]   one apache per entry
 #                client=CGROUP                      where wrk runs
+#                cookies=yes|no   one core-scheduling cookie per cgroup
+#                         (each instance's and the client's; default no):
+#                         a task started first in each cgroup holds it
+#                         and apache and wrk take it (cookie-run -f)
 # Parameters:    conns=N  total wrk connections, split evenly over the
 #                         instances (same offered concurrency per variant)
+#                overlap=yes  trace the measured window and report
+#                         overlap_us, overlap_pct, trace_lost: time SMT
+#                         siblings ran tasks of two different cgroups
+#                         (bench/lib/overlap.sh; needs 'threads 2')
 # Metrics: req_s (sum over instances), per instance req_s.NAME,
 # p50_ms.NAME p90_ms.NAME p99_ms.NAME, cpu_pct.NAME (share of the web
 # cgroups' CPU time), client_cpu_pct (wrk's CPU time in % of one vCPU),
@@ -32,10 +40,63 @@ wl_check() {
 		done
 		[ $n -ge 1 ] && [ $n -le 9 ] || { echo "web: variant $v needs 1..9 web=NAME:CGROUP entries" >&2; return 1; }
 		[ "$conns" -ge $n ] || { echo "web: conns ($conns) < instances ($n) in variant $v" >&2; return 1; }
+		case $(scn_var "$v" cookies) in '' | yes | no) ;;
+		*) echo "web: variant $v: cookies must be yes or no" >&2; return 1 ;;
+		esac
+	done
+	case $(scn_param overlap no) in yes | no) ;;
+	*) echo "web: overlap must be yes or no" >&2; return 1 ;;
+	esac
+}
+
+# web_cookie_start V: with cookies=yes, one cookie holder (a sleep under
+# a new cookie) per cgroup of the variant, instances first, then the
+# client; WEB_WRAP[n] becomes the command prefix that puts a task under
+# the n-th cgroup's cookie.  The holders die with their cgroups (wl_stop).
+web_cookie_start() {
+	local v=$1 i cg n=0 pid
+	WEB_WRAP=()
+	[ "$(scn_var "$v" cookies)" = yes ] || return 0
+	for cg in $(for i in $(web_instances "$v"); do echo "${i#*:}"; done) "$(scn_var "$v" client)"; do
+		# not cg_run: $! must be the holder itself (sh execs cookie-run,
+		# which execs sleep once the cookie is set)
+		# shellcheck disable=SC2016
+		sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$(cg_dir "$cg")" "$WEB_COOKIE" sleep 100000 &
+		pid=$!
+		for i in $(seq 100); do
+			[ "$(cat /proc/$pid/comm 2>/dev/null)" = sleep ] && break
+			kill -0 $pid 2>/dev/null && [ "$i" != 100 ] ||
+				{ echo "web: no cookie holder in $cg (cookie-run failed or slow)" >&2; return 1; }
+			sleep 0.1
+		done
+		WEB_WRAP[n]="$WEB_COOKIE -f $pid"
+		n=$((n + 1))
 	done
 }
 
+# web_wrap V CGROUP: the command prefix for a task of that cgroup ("" without
+# cookies); instance k's cgroup is entry k, the client's the last
+web_wrap() {
+	local v=$1 cg=$2 i k=0
+	[ ${#WEB_WRAP[@]} -gt 0 ] || return 0
+	for i in $(web_instances "$v"); do
+		[ "${i#*:}" = "$cg" ] && { echo "${WEB_WRAP[k]}"; return 0; }
+		k=$((k + 1))
+	done
+	echo "${WEB_WRAP[k]}"
+}
+
+WEB_COOKIE=${BUILD:-$ROOT/build}/tools/cookie-run
+
 wl_prepare() {
+	local v
+	for v in $SCN_VARIANTS; do
+		[ "$(scn_var "$v" cookies)" != yes ] || [ -x "$WEB_COOKIE" ] ||
+			{ echo "web: $WEB_COOKIE is not built (make bpf)" >&2; return 1; }
+	done
+	if [ "$(scn_param overlap no)" = yes ]; then
+		. "$BENCH/lib/overlap.sh" && ovl_prepare || return 1
+	fi
 	rm -rf "$WEB_DIR"
 	mkdir -p "$WEB_DIR/cgi-bin" "$WEB_DIR/data" "$WEB_DIR/htdocs"
 	head -c 4096 /dev/urandom >"$WEB_DIR/data/blob"
@@ -96,10 +157,12 @@ wl_start() {
 	local v=$1 i name cg port=8080 conf per n=0 k
 	for i in $(web_instances "$v"); do n=$((n + 1)); done
 	per=$(($(scn_param conns 8) / n))
+	web_cookie_start "$v" || return 1
 	for i in $(web_instances "$v"); do
 		name=${i%%:*} cg=${i#*:} port=$((port + 1))
 		conf=$(web_conf "$name" $port $((per + 2)))
-		cg_run "$cg" apache2 -f "$conf" -k start ||
+		# shellcheck disable=SC2046
+		cg_run "$cg" $(web_wrap "$v" "$cg") apache2 -f "$conf" -k start ||
 			{ echo "web: apache2 ($name) failed to start:" >&2; cat "$WEB_DIR/inst/$name/logs/error.log" >&2; return 1; }
 		for k in $(seq 60); do
 			web_get $port | grep -q "$WEB_SHA1" && break
@@ -139,24 +202,35 @@ web_wrk() {
 	per=$(($(scn_param conns 8) / n))
 	for i in $(web_instances "$v"); do
 		port=$((port + 1))
-		cg_run "$(scn_var "$v" client)" wrk --latency -t1 -c"$per" -d"${secs}s" --timeout 30s \
+		# shellcheck disable=SC2046
+		cg_run "$(scn_var "$v" client)" $(web_wrap "$v" "$(scn_var "$v" client)") wrk --latency -t1 -c"$per" -d"${secs}s" --timeout 30s \
 			"http://127.0.0.1:$port/cgi-bin/sha1" >"$WEB_DIR/wrk-$tag-${i%%:*}.out" 2>&1 &
 		pids+=($!)
 	done
+	# traced: wrk started after the trace, from outside the client cgroup
+	if [ "$tag" = run ] && [ "$(scn_param overlap no)" = yes ]; then
+		sleep 0.5
+		ovl_add "client:$(scn_var "$v" client)"
+	fi
 	for i in "${pids[@]}"; do wait "$i" || return 1; done
 }
 
 wl_measure() {
-	local v=$1 i k name total=0 sum=0 rc=0 r p50 p90 p99 err nreq c0 c1 cl out s0 s1
-	local names=() paths=() u0=() u1=()
+	local v=$1 i k name total=0 sum=0 rc=0 r p50 p90 p99 err nreq c0 c1 cl out s0 s1 ov=
+	local names=() paths=() u0=() u1=() groups=()
 	for i in $(web_instances "$v"); do names+=("${i%%:*}"); paths+=("${i#*:}"); done
 	cl=$(scn_var "$v" client)
 	if [ "$SCN_WARMUP" -gt 0 ]; then web_wrk "$v" "$SCN_WARMUP" warm || { echo "web: warm-up wrk failed" >&2; return 1; }; fi
+	if [ "$(scn_param overlap no)" = yes ]; then
+		for i in $(web_instances "$v"); do groups+=("$i"); done
+		ovl_begin "${groups[@]}" "client:$cl" || return 1
+	fi
 	for k in "${!paths[@]}"; do cg_usage_into "u0[$k]" "${paths[$k]}" || return 1; done
 	cg_usage_into c0 "$cl" || return 1
 	cpustat_snap s0
 	web_wrk "$v" "$SCN_DURATION" run || { echo "web: wrk failed" >&2; return 1; }
 	cpustat_snap s1
+	if [ ${#groups[@]} -gt 0 ]; then ov=$(ovl_end) || rc=1; fi
 	cg_usage_into c1 "$cl" || return 1
 	for k in "${!paths[@]}"; do
 		cg_usage_into "u1[$k]" "${paths[$k]}" || return 1
@@ -177,6 +251,7 @@ wl_measure() {
 		awk -v d=$((u1[k] - u0[k])) -v s=$sum -v n="$name" 'BEGIN { if (s > 0) printf "cpu_pct.%s %.3f\n", n, 100 * d / s }'
 	done
 	echo "req_s $total"
+	[ -z "$ov" ] || echo "$ov"
 	echo "busy_pct $(cpustat_busy_pct "$s0" "$s1")"
 	awk -v d=$((c1 - c0)) -v t="$SCN_DURATION" 'BEGIN { printf "client_cpu_pct %.3f\n", d / (t * 10000) }'
 	return $rc

@@ -60,6 +60,12 @@ refuse "$two
 compare a a" "compare of 'a' with itself"
 refuse "$two
 order random" "order must be fixed, abba or shuffle"
+refuse "$ok
+threads 4" "t.scn:3: 'threads' takes 1 or 2"
+printf '%s\nthreads 2\n' "$two" >"$tmp/th.scn"
+scn_load "$tmp/th.scn" && [ "$SCN_THREADS" = 2 ] || { echo "FAIL: threads 2 not read"; fail=1; }
+printf '%s\n' "$two" >"$tmp/nt.scn"
+scn_load "$tmp/nt.scn" && [ "$SCN_THREADS" = 1 ] || { echo "FAIL: threads does not default to 1 after a scenario with 2"; fail=1; }
 
 # the order inside a round: abba reverses every other round; shuffle is a
 # permutation that depends on the seed and the round only

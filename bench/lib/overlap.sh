@@ -1,0 +1,69 @@
+# overlap.sh - measured SMT isolation for bench workloads (sourced by a
+# workload module in the guest; bash): trace the measured window
+# (sched_switch and sched_process_fork, one clock for all CPUs) and count
+# the time the siblings of a core ran tasks of two different groups at once
+# (tests/tools/overlap.sh with a task map).  A group is a cgroup subtree:
+# every thread in it when the trace starts, and everything those threads
+# fork during the trace.
+#   ovl_prepare                 check the tools and the SMT topology, load
+#                               the tracer helpers (tests/guest/trace-lib.sh)
+#   ovl_begin NAME:CGROUP...    write the task map, start tracing
+#   ovl_add NAME:CGROUP...      add the threads in those cgroups now (tasks
+#                               started there after ovl_begin by a process
+#                               outside the groups); the map applies to the
+#                               whole trace
+#   ovl_stop                    stop recording (cheap: the caller may then
+#                               stop its load before ovl_end's work)
+#   ovl_end                     stop; print the metrics overlap_us,
+#                               overlap_pct (of the traced span) and
+#                               trace_lost; 1 if the trace lost events or
+#                               could not be read
+# Limits: tasks that enter a group's cgroup from outside during the trace
+# (not forked from it) are not counted; a TID reused during the trace keeps
+# its first group.  Kernel threads and the idle task belong to no group.
+
+OVL_TRACE=/tmp/bench-overlap.trace
+OVL_MAP=/tmp/bench-overlap.map
+
+ovl_prepare() {
+	[ -x "$ROOT/tests/tools/overlap.sh" ] || { echo "overlap: tests/tools/overlap.sh missing" >&2; return 1; }
+	grep -q '[-,]' /sys/devices/system/cpu/cpu0/topology/thread_siblings_list 2>/dev/null ||
+		{ echo "overlap: the guest has no SMT siblings (the scenario needs 'threads 2')" >&2; return 1; }
+	# trace_start, trace_stop, smt_siblings; restores the tracer at exit
+	. "$ROOT/tests/guest/trace-lib.sh"
+}
+
+ovl_add() {
+	local i d f
+	for i in "$@"; do
+		d=$(cg_dir "${i#*:}")
+		[ -d "$d" ] || { echo "overlap: no cgroup $d" >&2; return 1; }
+		while IFS= read -r f; do
+			sed "s/\$/ ${i%%:*}/" "$f" >>"$OVL_MAP"
+		done < <(find "$d" -name cgroup.threads)
+	done
+}
+
+ovl_begin() {
+	: >"$OVL_MAP"
+	ovl_add "$@" || return 1
+	trace_start sched_process_fork
+}
+
+ovl_stop() { echo 0 >"$TRACE/tracing_on"; }
+
+ovl_end() {
+	local lost res sum
+	lost=$(trace_stop "$OVL_TRACE")
+	res=$("$ROOT/tests/tools/overlap.sh" -a '' -b '' -g "$OVL_MAP" -s "$(smt_siblings)" "$OVL_TRACE") ||
+		{ echo "overlap: tests/tools/overlap.sh failed on the trace" >&2; return 1; }
+	rm -f "$OVL_TRACE"
+	sum=$(grep '^a_run_us=' <<<"$res")
+	[ -n "$sum" ] || { echo "overlap: no summary from overlap.sh: $res" >&2; return 1; }
+	awk -v lost="$lost" '{
+		for (i = 1; i <= NF; i++) { split($i, kv, "="); t[kv[1]] = kv[2] }
+		pct = t["span_us"] > 0 ? 100 * t["overlap_us"] / t["span_us"] : 0
+		printf "overlap_us %d\noverlap_pct %.4f\ntrace_lost %d\n", t["overlap_us"], pct, lost
+	}' <<<"$sum" || return 1
+	[ "$lost" = 0 ] || { echo "overlap: the trace lost $lost events: its overlap is not trusted" >&2; return 1; }
+}
