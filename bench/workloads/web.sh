@@ -63,6 +63,7 @@ web_cookie_start() {
 		# shellcheck disable=SC2016
 		sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$(cg_dir "$cg")" "$WEB_COOKIE" sleep 100000 &
 		pid=$!
+		disown $pid	# killed with its cgroup: no job notice
 		for i in $(seq 100); do
 			[ "$(cat /proc/$pid/comm 2>/dev/null)" = sleep ] && break
 			kill -0 $pid 2>/dev/null && [ "$i" != 100 ] ||
