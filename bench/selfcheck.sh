@@ -24,7 +24,8 @@ echo "bench-check: quick run of every scenario"
 "$BENCH/run.sh" -q -o "$scratch/ok" 2>&1 | tee "$scratch/ok.log" || bad "quick run failed"
 for f in "$BENCH"/scenarios/*.scn; do
 	name=$(basename "$f" .scn)
-	d=$(ls -d "$scratch/ok/"*-"$name" 2>/dev/null | head -1)
+	# the date then the exact name: "web" must not find "smt-web"
+	d=$(ls -d "$scratch/ok/"[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]-"$name" 2>/dev/null | head -1)
 	[ -n "$d" ] || { bad "$name: no results folder"; continue; }
 	for x in raw.csv runs.csv meta.txt qemu-cmdline summary.md scenario.scn \
 		host-samples.csv progress-host.csv dmesg.txt; do
