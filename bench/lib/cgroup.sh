@@ -8,6 +8,7 @@
 #   cg_teardown            kill tasks in and remove every cgroup created since
 #                          cg_snapshot; restore the root's subtree_control
 #   cg_run PATH CMD...     run CMD inside cgroup PATH (waits; use & to background)
+#   cg_stat_into VAR PATH KEY  VAR = the KEY line of PATH's cpu.stat (no fork)
 #   cg_usage_into VAR PATH VAR = cpu.stat usage_usec of PATH (no fork)
 #   cg_shares LEAF...      "LEAF SHARE" lines: the share of the CPU each leaf
 #                          gets by its cpu.weight chain when all leaves are busy
@@ -79,13 +80,20 @@ cg_run() {
 	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$d" "$@"
 }
 
-# cg_usage_into VAR PATH: VAR=usage_usec of PATH, with builtins only (no
-# fork), so several cgroups can be read within microseconds of each other
-cg_usage_into() {
+# cg_stat_into VAR PATH KEY: VAR = the KEY line of PATH's cpu.stat, with
+# builtins only (no fork), so several cgroups can be read within
+# microseconds of each other; 1 (VAR untouched) if there is no such line
+cg_stat_into() {
 	local k v p=${2#/}
 	while read -r k v; do
-		[ "$k" = usage_usec ] && { printf -v "$1" '%s' "$v"; return 0; }
+		[ "$k" = "$3" ] && { printf -v "$1" '%s' "$v"; return 0; }
 	done <"$CG${p:+/$p}/cpu.stat"
+	return 1
+}
+
+# cg_usage_into VAR PATH: VAR=usage_usec of PATH (cg_stat_into)
+cg_usage_into() {
+	cg_stat_into "$1" "$2" usage_usec && return 0
 	echo "no usage_usec for cgroup $2" >&2
 	return 1
 }

@@ -87,15 +87,8 @@ wl_start() {
 	done
 }
 
-# smt_stat_into VAR CGROUP KEY: VAR = the KEY line of CGROUP's cpu.stat (0
-# if the kernel has no such line), builtins only
-smt_stat_into() {
-	local k v p=${2#/}
-	printf -v "$1" 0
-	while read -r k v; do
-		[ "$k" = "$3" ] && { printf -v "$1" '%s' "$v"; return 0; }
-	done <"$CG${p:+/$p}/cpu.stat"
-}
+# smt_stat_into VAR CGROUP KEY: cg_stat_into, 0 if the kernel has no KEY
+smt_stat_into() { cg_stat_into "$@" || printf -v "$1" 0; }
 
 wl_measure() {
 	local v=$1 i k t0 t1 s0 s1 ov names=() paths=() u0=() u1=() f0=() f1=()
