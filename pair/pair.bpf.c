@@ -70,6 +70,8 @@ enum {
 
 /* TD_FLAGS: counted in its domain's nr_waiting */
 #define TDF_WAITING	1ULL
+/* TD_FLAGS: counted in its domain's nr_runnable */
+#define TDF_RUNNABLE	2ULL
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -212,13 +214,6 @@ static void dom_wait_add(u32 slot, s64 delta)
 	d = dom_lookup(slot);
 	if (!d)
 		return;
-	/* a domain that had nothing waiting gets at most a batch of credit */
-	if (delta > 0 && READ_ONCE(d->nr_waiting) <= 0) {
-		u64 floor = READ_ONCE(cvtime_now) - batch_ns;
-
-		if (vtime_before(READ_ONCE(d->cvtime), floor))
-			WRITE_ONCE(d->cvtime, floor);
-	}
 	old = __sync_fetch_and_add(&d->nr_waiting, delta);
 	new = old + delta;
 	if (new > 0 && old <= 0) {
@@ -247,6 +242,39 @@ static void dom_mark_empty(u32 slot)
 	dom_clear_queued(slot);
 	if (READ_ONCE(d->nr_waiting) > 0)
 		dom_mark_queued(slot);
+}
+
+/*
+ * @p becomes runnable in its domain or stops being runnable. A domain that
+ * had nothing runnable (it slept, or is new to its tasks) comes back at
+ * most a batch behind cvtime_now. A domain whose tasks all run, none
+ * waiting, keeps its place: it did not sleep.
+ */
+static void task_runnable(struct task_struct *p, bool runnable)
+{
+	u64 f = p->scx.bpf_data[TD_FLAGS];
+	u32 slot = p->scx.bpf_data[TD_SLOT];
+	struct pair_dom *d;
+	u64 floor;
+
+	if (runnable == !!(f & TDF_RUNNABLE))
+		return;
+	p->scx.bpf_data[TD_FLAGS] = runnable ? f | TDF_RUNNABLE :
+					       f & ~TDF_RUNNABLE;
+	if (slot == PAIR_NO_DOM)
+		return;
+	d = dom_lookup(slot);
+	if (!d)
+		return;
+	if (!runnable) {
+		__sync_fetch_and_sub(&d->nr_runnable, 1);
+		return;
+	}
+	if (__sync_fetch_and_add(&d->nr_runnable, 1) > 0)
+		return;
+	floor = READ_ONCE(cvtime_now) - batch_ns;
+	if (vtime_before(READ_ONCE(d->cvtime), floor))
+		WRITE_ONCE(d->cvtime, floor);
 }
 
 /* @p starts or stops waiting for a CPU in its domain */
@@ -335,8 +363,8 @@ static u64 dom_cvtime(u32 slot)
 /*
  * cvtime_now follows the least advanced of the domains that run or wait,
  * as far as a dispatch sees them (its core's owner and the best queued
- * domain): a domain that had nothing waiting comes back at most a batch
- * behind it (dom_wait_add()). Were it to follow only core switches, a
+ * domain): a domain that had nothing runnable comes back at most a batch
+ * behind it (task_runnable()). Were it to follow only core switches, a
  * domain keeping a core alone would run far ahead of it and every domain
  * arriving after would come back that far behind (seen as a 44 s stall
  * of the root cgroup beside 200 new ones).
@@ -789,16 +817,19 @@ void BPF_STRUCT_OPS(pair_runnable, struct task_struct *p, u64 enq_flags)
 
 	/* a second runnable without quiescent must not count it twice */
 	task_wait(p, false);
+	task_runnable(p, false);
 	if (!(p->flags & PF_KTHREAD))
 		slot = task_slot(p, &cgid);
 	p->scx.bpf_data[TD_SLOT] = slot;
 	p->scx.bpf_data[TD_CGID] = cgid;
+	task_runnable(p, true);
 	task_wait(p, true);
 }
 
 void BPF_STRUCT_OPS(pair_quiescent, struct task_struct *p, u64 deq_flags)
 {
 	task_wait(p, false);
+	task_runnable(p, false);
 }
 
 void BPF_STRUCT_OPS(pair_running, struct task_struct *p)

@@ -55,6 +55,7 @@ struct pair_dom {
 	u64			tvtime_now;	/* vtime of its last task started */
 	u64			runtime_ns;	/* core time it owned */
 	s64			nr_waiting;	/* runnable tasks not running */
+	s64			nr_runnable;	/* runnable tasks, running or not */
 	u32			weight;		/* cpu.weight, 1..10000 */
 	u32			pad;
 };
