@@ -4,7 +4,8 @@
 # QEMU into a scratch folder and checks that each produced raw.csv with ok
 # rows for every variant, runs.csv with an exit reason for every BPF
 # scheduler run, host samples, meta.txt, qemu-cmdline, dmesg, summary.md
-# with the comparisons and saturation sections, and PNG plots;
+# with the comparisons and saturation sections, PNG plots, and the
+# workload-specific figures (overlap, traced waits, spread inside a leaf);
 # then checks that a scenario with a broken cgroup config is refused with
 # cgconfigparser's message before anything runs.  It checks the plumbing,
 # not the numbers.  Limits: needs the built kernel; takes a few minutes.
@@ -12,7 +13,7 @@ set -uo pipefail
 BENCH=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(dirname "$BENCH")
 BUILD=${BUILD:-$ROOT/build}
-case ${1-} in -h | --help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1-} in -h | --help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 
 scratch=$BUILD/bench/selfcheck
 rm -rf "$scratch"
@@ -59,6 +60,24 @@ for f in "$BENCH"/scenarios/*.scn; do
 				bad "$name: no overlap_pct for variant $v"
 		done
 		grep -q 'threads=2' "$d/qemu-cmdline" || bad "$name: the guest has no SMT siblings"
+	fi
+	# traced waits: a longest wait for every web instance of every variant
+	if [ "$SCN_WORKLOAD" = web ] && [ "$(scn_param waits no)" = yes ]; then
+		for v in $SCN_VARIANTS; do
+			for i in $(scn_var "$v" web | tr ',' ' '); do
+				awk -F, -v v="$v" -v m="wait_max_us.${i%%:*}" '$3 == v && $6 == m && $7 > 0 && $8 == "ok" { f = 1 } END { exit !f }' "$d/raw.csv" ||
+					bad "$name: no wait_max_us.${i%%:*} for variant $v"
+			done
+		done
+	fi
+	# the spread of CPU time inside every leaf of the weights scenarios
+	if [ "$SCN_WORKLOAD" = weights ]; then
+		for v in $SCN_VARIANTS; do
+			for i in $(scn_var "$v" hogs | tr ',' ' '); do
+				awk -F, -v v="$v" -v m="spread_pct.${i%%:*}" '$3 == v && $6 == m && $7 >= 0 && $8 == "ok" { f = 1 } END { exit !f }' "$d/raw.csv" ||
+					bad "$name: no spread_pct.${i%%:*} for variant $v"
+			done
+		done
 	fi
 	grep -q 'qemu-system' "$d/qemu-cmdline" || bad "$name: qemu-cmdline has no QEMU command"
 done

@@ -14,6 +14,13 @@
 #                         overlap_us, overlap_pct, trace_lost: time SMT
 #                         siblings ran tasks of two different cgroups
 #                         (bench/lib/overlap.sh; needs 'threads 2')
+#                waits=yes  trace the measured window and report, per web
+#                         instance and for the client, how long runnable
+#                         tasks waited until they ran: waits.NAME,
+#                         wait_mean_us.NAME, wait_p99_us.NAME,
+#                         wait_max_us.NAME (bench/lib/overlap.sh; the
+#                         tracing costs throughput: compare such runs only
+#                         with each other)
 # Metrics: req_s (sum over instances), per instance req_s.NAME,
 # p50_ms.NAME p90_ms.NAME p99_ms.NAME, cpu_pct.NAME (share of the web
 # cgroups' CPU time), client_cpu_pct (wrk's CPU time in % of one vCPU),
@@ -47,6 +54,17 @@ wl_check() {
 	case $(scn_param overlap no) in yes | no) ;;
 	*) echo "web: overlap must be yes or no" >&2; return 1 ;;
 	esac
+	case $(scn_param waits no) in yes | no) ;;
+	*) echo "web: waits must be yes or no" >&2; return 1 ;;
+	esac
+}
+
+# web_traced: what the measured window's trace reports ("" if untraced)
+web_traced() {
+	local w=
+	[ "$(scn_param overlap no)" = no ] || w=overlap
+	[ "$(scn_param waits no)" = no ] || w="$w waits"
+	echo $w
 }
 
 # web_cookie_start V: with cookies=yes, one cookie holder (a sleep under
@@ -95,8 +113,9 @@ wl_prepare() {
 		[ "$(scn_var "$v" cookies)" != yes ] || [ -x "$WEB_COOKIE" ] ||
 			{ echo "web: $WEB_COOKIE is not built (make bpf)" >&2; return 1; }
 	done
-	if [ "$(scn_param overlap no)" = yes ]; then
-		. "$BENCH/lib/overlap.sh" && ovl_prepare || return 1
+	if [ -n "$(web_traced)" ]; then
+		# shellcheck disable=SC2046
+		. "$BENCH/lib/overlap.sh" && ovl_prepare $(web_traced) || return 1
 	fi
 	rm -rf "$WEB_DIR"
 	mkdir -p "$WEB_DIR/cgi-bin" "$WEB_DIR/data" "$WEB_DIR/htdocs"
@@ -209,7 +228,7 @@ web_wrk() {
 		pids+=($!)
 	done
 	# traced: wrk started after the trace, from outside the client cgroup
-	if [ "$tag" = run ] && [ "$(scn_param overlap no)" = yes ]; then
+	if [ "$tag" = run ] && [ -n "$(web_traced)" ]; then
 		sleep 0.5
 		ovl_add "client:$(scn_var "$v" client)"
 	fi
@@ -222,7 +241,7 @@ wl_measure() {
 	for i in $(web_instances "$v"); do names+=("${i%%:*}"); paths+=("${i#*:}"); done
 	cl=$(scn_var "$v" client)
 	if [ "$SCN_WARMUP" -gt 0 ]; then web_wrk "$v" "$SCN_WARMUP" warm || { echo "web: warm-up wrk failed" >&2; return 1; }; fi
-	if [ "$(scn_param overlap no)" = yes ]; then
+	if [ -n "$(web_traced)" ]; then
 		for i in $(web_instances "$v"); do groups+=("$i"); done
 		ovl_begin "${groups[@]}" "client:$cl" || return 1
 	fi

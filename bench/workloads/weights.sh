@@ -11,7 +11,9 @@
 #                          default "all" hits SIGILL under QEMU TCG)
 # Metrics: share_pct.NAME, share_cfg_pct.NAME, err_pp.NAME (measured minus
 # configured, percentage points), max_abs_err_pp, busy_pct (the leaves'
-# CPU time in % of all vCPUs: < 100 means the hogs did not saturate).
+# CPU time in % of all vCPUs: < 100 means the hogs did not saturate),
+# spread_pct.NAME (CPU time inside the leaf: (max - min) / mean of its
+# workers' CPU time over the window, in %; 0 when they got the same).
 # Limits: needs the cpu controller on along every leaf's path.
 
 hog_leaves() { scn_var "$1" hogs | tr ',' ' '; }
@@ -48,16 +50,54 @@ wl_start() {
 	done
 }
 
+# hog_times PATH: "TID NS" per worker thread of the leaf (a thread whose
+# process is no other leaf task's parent: stress-ng's parent only waits),
+# NS its CPU time so far (/proc/TID/schedstat, any scheduling class)
+hog_times() {
+	local f t line run w
+	local -A parent=()
+	f=$(cg_dir "$1")/cgroup.threads
+	while read -r t; do
+		read -r line <"/proc/$t/stat" 2>/dev/null || continue
+		# after "(comm) ": state ppid ...
+		# shellcheck disable=SC2086
+		set -- ${line##*) }
+		parent[$2]=1
+	done <"$f"
+	while read -r t; do
+		[ -z "${parent[$t]-}" ] || continue
+		read -r run w <"/proc/$t/schedstat" 2>/dev/null || continue
+		echo "$t $run"
+	done <"$f"
+}
+
+# hog_spread BEFORE AFTER: (max - min) / mean of the threads' CPU time
+# deltas in %, over the threads in both "TID NS" lists
+hog_spread() {
+	awk 'FNR == 1 { f++ } f == 1 { a[$1] = $2; next } ($1 in a) {
+		d = $2 - a[$1]; n++; s += d
+		if (n == 1 || d > mx) mx = d
+		if (n == 1 || d < mn) mn = d
+	} END { if (n < 1 || s <= 0) exit 1; printf "%.3f\n", 100 * (mx - mn) / (s / n) }' \
+		<(echo "$1") <(echo "$2")
+}
+
 # The measured window is delimited by builtin-only reads of every leaf.
 wl_measure() {
-	local v=$1 i k t0 t1 in="" names=() paths=() u0=() u1=()
+	local v=$1 i k t0 t1 in="" names=() paths=() u0=() u1=() h0=() sp
 	for i in $(hog_leaves "$v"); do names+=("${i%%:*}"); paths+=("${i#*:}"); done
 	sleep "$SCN_WARMUP"
 	t0=$EPOCHREALTIME
 	for k in "${!paths[@]}"; do cg_usage_into "u0[$k]" "${paths[$k]}" || return 1; done
+	for k in "${!paths[@]}"; do h0[k]=$(hog_times "${paths[$k]}"); done
 	sleep "$SCN_DURATION"
 	for k in "${!paths[@]}"; do cg_usage_into "u1[$k]" "${paths[$k]}" || return 1; done
 	t1=$EPOCHREALTIME
+	for k in "${!paths[@]}"; do
+		sp=$(hog_spread "${h0[k]}" "$(hog_times "${paths[$k]}")") ||
+			{ echo "weights: no worker of ${paths[$k]} ran in the window" >&2; return 1; }
+		echo "spread_pct.${names[$k]} $sp"
+	done
 	for k in "${!paths[@]}"; do
 		in="$in${names[$k]} $((u1[k] - u0[k])) ${paths[$k]}"$'\n'
 	done
