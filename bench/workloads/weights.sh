@@ -9,17 +9,36 @@
 # Parameters:    hogs=N  stress-ng CPU workers per leaf (default 2)
 #                method=M  stress-ng --cpu-method (default int64; the
 #                          default "all" hits SIGILL under QEMU TCG)
+#                toggle=NAME  the leaf NAME goes idle and active: frozen
+#                          (cgroup.freeze) every other phase of the window
+#                period=MS  length of one phase with toggle (default 500)
 # Metrics: share_pct.NAME, share_cfg_pct.NAME, err_pp.NAME (measured minus
 # configured, percentage points), max_abs_err_pp, busy_pct (the leaves'
 # CPU time in % of all vCPUs: < 100 means the hogs did not saturate),
 # spread_pct.NAME (CPU time inside the leaf: (max - min) / mean of its
 # workers' CPU time over the window, in %; 0 when they got the same).
+# With toggle, share_pct/err_pp come from the phases in which every leaf
+# runs, and the other leaves also get share_idle_pct.NAME,
+# share_idle_cfg_pct.NAME and err_idle_pp.NAME for the phases in which
+# NAME is idle (the implied shares without NAME); max_abs_err_pp covers
+# both.
 # Limits: needs the cpu controller on along every leaf's path.
 
 hog_leaves() { scn_var "$1" hogs | tr ',' ' '; }
 
+# hog_path V NAME: the cgroup of leaf NAME in variant V ("" if none)
+hog_path() {
+	local i
+	for i in $(hog_leaves "$1"); do
+		[ "${i%%:*}" = "$2" ] && { echo "${i#*:}"; return 0; }
+	done
+	return 1
+}
+
+HOG_FZ=
+
 wl_check() {
-	local v i n
+	local v i n t p
 	n=$(scn_param hogs 2)
 	scn_valid_uint "$n" && [ "$n" -ge 1 ] || { echo "weights: hogs must be >= 1" >&2; return 1; }
 	[ "$SCN_DURATION" -ge 1 ] || { echo "weights: duration must be >= 1" >&2; return 1; }
@@ -28,6 +47,15 @@ wl_check() {
 		for i in $(hog_leaves "$v"); do
 			[[ $i =~ ^[a-z0-9_A-Z]+:[A-Za-z0-9_./-]+$ ]] || { echo "weights: variant $v: bad entry '$i' (NAME:CGROUP)" >&2; return 1; }
 		done
+	done
+	t=$(scn_param toggle '')
+	[ -n "$t" ] || return 0
+	p=$(scn_param period 500)
+	scn_valid_uint "$p" && [ "$p" -ge 50 ] || { echo "weights: period must be >= 50 (ms)" >&2; return 1; }
+	[ $((SCN_DURATION * 1000)) -ge $((2 * p)) ] || { echo "weights: duration must hold two phases of period $p ms" >&2; return 1; }
+	for v in $SCN_VARIANTS; do
+		hog_path "$v" "$t" >/dev/null || { echo "weights: variant $v has no leaf $t to toggle" >&2; return 1; }
+		[ "$(hog_leaves "$v" | wc -w)" -ge 2 ] || { echo "weights: variant $v: toggle needs a second leaf" >&2; return 1; }
 	done
 }
 
@@ -39,6 +67,14 @@ wl_start() {
 	for i in $(hog_leaves "$1"); do leaves+=("${i#*:}"); done
 	# configured shares, computed before the hogs make every fork slow
 	HOG_CFG=$(cg_shares "${leaves[@]}") || return 1
+	HOG_CFG_IDLE= HOG_FZ=
+	if [ -n "$(scn_param toggle '')" ]; then
+		i=$(hog_path "$1" "$(scn_param toggle)")
+		HOG_FZ=$(cg_dir "$i")/cgroup.freeze
+		[ -w "$HOG_FZ" ] || { echo "weights: no $HOG_FZ (cgroup v2 freezer)" >&2; return 1; }
+		# shellcheck disable=SC2046
+		HOG_CFG_IDLE=$(cg_shares $(printf '%s\n' "${leaves[@]}" | grep -vxF "$i")) || return 1
+	fi
 	for i in $(hog_leaves "$1"); do
 		cg_run "${i#*:}" stress-ng -q --temp-path /tmp --cpu "$(scn_param hogs 2)" --cpu-method "$(scn_param method int64)" --timeout "${t}s" >>/tmp/bench-hogs.log 2>&1 &
 		HOG_PIDS+=($!)
@@ -83,40 +119,75 @@ hog_spread() {
 }
 
 # The measured window is delimited by builtin-only reads of every leaf.
+# With toggle=NAME it is cut into phases of period ms: NAME's leaf runs in
+# the even ones and is frozen (cgroup.freeze: its tasks sleep, so the
+# scheduler sees the cgroup go idle) in the odd ones, each phase ending
+# with a read of every leaf.
 wl_measure() {
-	local v=$1 i k t0 t1 in="" names=() paths=() u0=() u1=() h0=() sp
-	for i in $(hog_leaves "$v"); do names+=("${i%%:*}"); paths+=("${i#*:}"); done
+	local v=$1 i k t0 t1 now ph nph=1 secs=$SCN_DURATION in="" names=() paths=()
+	local u=() on=() off=() h0=() h1=() sp
+	for i in $(hog_leaves "$v"); do names+=("${i%%:*}"); paths+=("${i#*:}"); on+=(0); off+=(0); done
+	if [ -n "$HOG_FZ" ]; then
+		nph=$((SCN_DURATION * 1000 / $(scn_param period 500)))
+		nph=$((nph - nph % 2))	# whole active/idle pairs
+		secs=$(awk -v p="$(scn_param period 500)" 'BEGIN { print p / 1000 }')
+	fi
 	sleep "$SCN_WARMUP"
 	t0=$EPOCHREALTIME
-	for k in "${!paths[@]}"; do cg_usage_into "u0[$k]" "${paths[$k]}" || return 1; done
+	for k in "${!paths[@]}"; do cg_usage_into "u[$k]" "${paths[$k]}" || return 1; done
 	for k in "${!paths[@]}"; do h0[k]=$(hog_times "${paths[$k]}"); done
-	sleep "$SCN_DURATION"
-	for k in "${!paths[@]}"; do cg_usage_into "u1[$k]" "${paths[$k]}" || return 1; done
+	for ((ph = 0; ph < nph; ph++)); do
+		[ -z "$HOG_FZ" ] || echo $((ph % 2)) >"$HOG_FZ" || return 1
+		sleep "$secs"
+		for k in "${!paths[@]}"; do
+			cg_usage_into now "${paths[$k]}" || return 1
+			if ((ph % 2)); then off[k]=$((off[k] + now - u[k])); else on[k]=$((on[k] + now - u[k])); fi
+			u[k]=$now
+		done
+	done
+	[ -z "$HOG_FZ" ] || echo 0 >"$HOG_FZ" || return 1
 	t1=$EPOCHREALTIME
+	for k in "${!paths[@]}"; do h1[k]=$(hog_times "${paths[$k]}"); done
 	for k in "${!paths[@]}"; do
-		sp=$(hog_spread "${h0[k]}" "$(hog_times "${paths[$k]}")") ||
+		in="$in${names[$k]} ${on[k]} ${off[k]} ${paths[$k]}"$'\n'
+	done
+	# shares while every leaf runs (the untoggled window, or the active
+	# phases) against HOG_CFG; while the toggled leaf is idle, the other
+	# leaves' shares against HOG_CFG_IDLE
+	awk -v cfg="$HOG_CFG" -v cfgi="$HOG_CFG_IDLE" -v tg="$(scn_param toggle '')" \
+		-v wall="$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" -v ncpu="$(nproc)" '
+		function load(text, arr,	n, l, f, i) {
+			n = split(text, l, "\n")
+			for (i = 1; i <= n; i++) { split(l[i], f, " "); arr[f[1]] = f[2] }
+		}
+		function abs(x) { return x < 0 ? -x : x }
+		BEGIN { load(cfg, c); load(cfgi, ci) }
+		NF == 4 { name[++k] = $1; d[k] = $2; di[k] = $3; p[k] = $4; s += $2; all += $2 + $3; if ($1 != tg) si += $3 }
+		END {
+			if (s <= 0) { print "weights: the hogs used no CPU" > "/dev/stderr"; exit 1 }
+			if (tg != "" && si <= 0) { print "weights: the hogs used no CPU while " tg " was idle" > "/dev/stderr"; exit 1 }
+			for (i = 1; i <= k; i++) {
+				if (!(p[i] in c)) { print "weights: no configured share for " p[i] > "/dev/stderr"; exit 1 }
+				m = 100 * d[i] / s; e = m - 100 * c[p[i]]; if (abs(e) > mx) mx = abs(e)
+				printf "share_pct.%s %.3f\nshare_cfg_pct.%s %.3f\nerr_pp.%s %.3f\n", name[i], m, name[i], 100 * c[p[i]], name[i], e
+				if (tg == "" || name[i] == tg)
+					continue
+				if (!(p[i] in ci)) { print "weights: no configured idle share for " p[i] > "/dev/stderr"; exit 1 }
+				m = 100 * di[i] / si; e = m - 100 * ci[p[i]]; if (abs(e) > mx) mx = abs(e)
+				printf "share_idle_pct.%s %.3f\nshare_idle_cfg_pct.%s %.3f\nerr_idle_pp.%s %.3f\n", name[i], m, name[i], 100 * ci[p[i]], name[i], e
+			}
+			printf "max_abs_err_pp %.3f\nbusy_pct %.3f\n", mx, all / (wall * ncpu * 10000)
+		}' <<<"$in" || return 1
+	for k in "${!paths[@]}"; do
+		sp=$(hog_spread "${h0[k]}" "${h1[k]}") ||
 			{ echo "weights: no worker of ${paths[$k]} ran in the window" >&2; return 1; }
 		echo "spread_pct.${names[$k]} $sp"
 	done
-	for k in "${!paths[@]}"; do
-		in="$in${names[$k]} $((u1[k] - u0[k])) ${paths[$k]}"$'\n'
-	done
-	awk -v cfg="$HOG_CFG" -v wall="$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" -v ncpu="$(nproc)" '
-		BEGIN { n = split(cfg, l, "\n"); for (i = 1; i <= n; i++) { split(l[i], f, " "); c[f[1]] = f[2] } }
-		NF == 3 { name[++k] = $1; d[k] = $2; p[k] = $3; s += $2 }
-		END {
-			if (s <= 0) { print "weights: the hogs used no CPU" > "/dev/stderr"; exit 1 }
-			for (i = 1; i <= k; i++) {
-				if (!(p[i] in c)) { print "weights: no configured share for " p[i] > "/dev/stderr"; exit 1 }
-				m = 100 * d[i] / s; e = m - 100 * c[p[i]]; a = e < 0 ? -e : e; if (a > mx) mx = a
-				printf "share_pct.%s %.3f\nshare_cfg_pct.%s %.3f\nerr_pp.%s %.3f\n", name[i], m, name[i], 100 * c[p[i]], name[i], e
-			}
-			printf "max_abs_err_pp %.3f\nbusy_pct %.3f\n", mx, s / (wall * ncpu * 10000)
-		}' <<<"$in"
 }
 
 wl_stop() {
 	local i
+	[ -z "$HOG_FZ" ] || echo 0 >"$HOG_FZ"
 	for i in $(hog_leaves "$1"); do cg_kill "${i#*:}" || return 1; done
 	wait "${HOG_PIDS[@]}" 2>/dev/null
 	return 0
