@@ -161,8 +161,12 @@ plot_shares() {
 : >"$dir/.plots.md"
 while read -r b o _ m _; do
 	[ -n "$b" ] || continue
+	# one file per comparison: a pair compared on several metrics
+	# gets one plot per metric
+	f=rounds-$o-vs-$b.png
+	[ "$m" = - ] || f=rounds-$o-vs-$b-$m.png
 	[ "$m" != - ] || m=$(main_metric)
-	plot_rounds "$b" "$o" "$m" "rounds-$o-vs-$b.png"
+	plot_rounds "$b" "$o" "$m" "$f"
 done <<<"$COMPARES"
 case $SCN_WORKLOAD in
 web)

@@ -163,7 +163,7 @@ scn_compare() {
 				{ scn_err "$where: claim must be a positive ratio like 1.10, got '$claim'"; return 1; } ;;
 		metric=*)
 			metric=${kv#metric=}
-			[[ $metric =~ ^[a-z0-9_.]+$ ]] || { scn_err "$where: bad metric '$metric'"; return 1; } ;;
+			[[ $metric =~ ^[A-Za-z0-9_.]+$ ]] || { scn_err "$where: bad metric '$metric'"; return 1; } ;;
 		label=*)
 			label=${kv#label=}
 			[[ $label =~ ^[A-Za-z0-9_./:+-]+$ ]] || { scn_err "$where: label may hold [A-Za-z0-9_./:+-] only"; return 1; } ;;
