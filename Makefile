@@ -30,7 +30,8 @@ USER_LIBS := -lbpf -lelf -lz
 DEB_PKGS := linux-source-6.1 build-essential bc bison flex libssl-dev \
 	libelf-dev zlib1g-dev dwarves cpio xz-utils kmod rsync git ccache \
 	qemu-system-x86 busybox-static clang-16 llvm-16 bpftool libbpf-dev \
-	cgroup-tools apache2 wrk stress-ng linux-perf gnuplot-nox iproute2 procps
+	cgroup-tools apache2 wrk stress-ng linux-perf gnuplot-nox iproute2 procps \
+	rt-tests
 
 .PHONY: all help deps kernel kernel-force bpf scx test vm-shell export-patches check-patches selftest-repeat clean distclean
 all: kernel bpf

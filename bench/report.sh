@@ -37,6 +37,7 @@ main_metric() {
 	web) echo req_s ;;
 	overhead) echo pipe_usec_op ;;
 	smt) echo hog_cpu_pct ;;
+	wakelat) echo lat_p99_us ;;
 	*) awk -F, 'NR == 2 { print $6 }' "$dir/raw.csv" ;;
 	esac
 }
@@ -180,6 +181,9 @@ smt)
 	plot_bars hog_cpu_pct "hogs' CPU time, % of all vCPUs (throughput)" throughput.png
 	plot_bars idle_pct "idle, % of all vCPUs (forced idle)" idle.png
 	plot_bars overlap_pct "siblings running different cgroups, % of time" overlap.png ;;
+wakelat)
+	plot_bars lat_p99_us "wake-up latency p99, us (lower is better)" p99.png
+	plot_bars lat_max_us "longest wake-up latency, us (lower is better)" max.png ;;
 *) for m in $(awk -F, 'NR > 1 { print $2 }' "$dir/stats-summary.csv" | sort -u); do plot_bars "$m" "$m" "$m.png"; done ;;
 esac
 
