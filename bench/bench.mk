@@ -4,11 +4,12 @@
 #                              (waits for a quiet host first, see run.sh -w)
 #   make bench QUICK=1         every scenario once, briefly, into build/bench/
 #   make bench SCENARIOS="web" only the named scenarios
+#   make bench PIN=1           vCPU threads pinned to host CPUs (run.sh -P)
 #   make bench-check           harness self-check (also run by make test as
 #                              tests/host/65-bench-selfcheck.sh; quick-mode
 #                              plumbing end to end, broken config refused)
 BENCH_STATS := $(BUILD)/bench/stats
-BENCH_MODE = $(if $(filter 1 yes y true,$(QUICK)),-q,-w)
+BENCH_MODE = $(if $(filter 1 yes y true,$(QUICK)),-q,-w) $(if $(filter 1 yes y true,$(PIN)),-P)
 
 $(BENCH_STATS): $(ROOT)/bench/stats.c
 	@mkdir -p $(dir $@)

@@ -16,7 +16,7 @@ STATS=${STATS:-$BUILD/bench/stats}
 
 usage() {
 	cat <<EOF
-usage: bench/run.sh [-q] [-w] [-o DIR] [-c N] [-m MiB] [SCENARIO...]
+usage: bench/run.sh [-q] [-w] [-P] [-o DIR] [-c N] [-m MiB] [SCENARIO...]
 Run bench scenarios (default: every bench/scenarios/*.scn) in QEMU.
   -q        quick mode: each scenario's 'quick' overrides (one short round);
             results go to build/bench/ unless -o is given
@@ -27,6 +27,8 @@ Run bench scenarios (default: every bench/scenarios/*.scn) in QEMU.
   -c N      guest vCPUs (default 2; a scenario with 'threads 2' pairs them
             as SMT siblings)
   -m MiB    guest memory (default 2048)
+  -P        pin each vCPU thread to one host CPU (vm/run-qemu.sh -P);
+            recorded in meta.txt, the pinning in each folder's 'pinning'
   -h        this help
 SCENARIO is a name (bench/scenarios/NAME.scn) or a path to a .scn file.
 Progress is printed as: [scenario] round r/R run i/n variant V sched S elapsed.
@@ -35,14 +37,15 @@ EOF
 
 die() { echo "bench: $*" >&2; exit 1; }
 
-quick= wait_quiet=0 parent= cpus=2 mem=2048
-while getopts "qwo:c:m:h" opt; do
+quick= wait_quiet=0 parent= cpus=2 mem=2048 pin=
+while getopts "qwPo:c:m:h" opt; do
 	case $opt in
 	q) quick=quick ;;
 	w) wait_quiet=1 ;;
 	o) parent=$OPTARG ;;
 	c) cpus=$OPTARG ;;
 	m) mem=$OPTARG ;;
+	P) pin=-P ;;
 	h) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
@@ -109,7 +112,7 @@ stamp=$(date +%Y%m%d-%H%M%S)
 stage=$BUILD/bench/stage-$stamp
 mkdir -p "$stage"
 t0=$(date +%s)
-qemu() { "$ROOT/vm/run-qemu.sh" -q -c "$cpus" -m "$mem" -e "BENCH_SCHED_DIR=${BENCH_SCHED_DIR-}" "$@"; }
+qemu() { "$ROOT/vm/run-qemu.sh" -q $pin -c "$cpus" -m "$mem" -e "BENCH_SCHED_DIR=${BENCH_SCHED_DIR-}" "$@"; }
 
 # Boot 1: every cgroup config must be accepted before anything is measured.
 if [ ${#configs[@]} -gt 0 ]; then
@@ -146,6 +149,7 @@ meta() {
 	echo "host_compiler_samples=$(awk -F, 'NR > 1 && $3 == 1 { n++ } END { print n + 0 }' "$2/host-samples.csv") of $(($(wc -l <"$2/host-samples.csv") - 1)) (every 5 s)"
 	echo "host_other_qemu_samples=$(awk -F, 'NR > 1 && $4 > 0 { n++ } END { print n + 0 }' "$2/host-samples.csv")"
 	echo "guest_vcpus=$cpus"
+	echo "vcpus_pinned=$([ -n "$pin" ] && echo yes || echo no)"
 	echo "guest_threads_per_core=$SCN_THREADS"
 	echo "guest_mem_mib=$mem"
 	echo "accel=$(sed -n 's/^accel=//p' "$2/timing" 2>/dev/null || grep -o 'accel [a-z]*' "$2/qemu-cmdline" | cut -d' ' -f2)"
@@ -201,7 +205,7 @@ for f in "${files[@]}"; do
 	mkdir -p "$parent"
 	mkdir "$final"
 	for x in raw.csv runs.csv meta.txt qemu-cmdline scenario.scn summary.md progress.log \
-		progress-host.csv host-samples.csv guest-errors.log scx-loader.log dmesg.txt; do
+		progress-host.csv host-samples.csv guest-errors.log scx-loader.log dmesg.txt pinning; do
 		[ -s "$dir/$x" ] && cp "$dir/$x" "$final/"
 	done
 	cp "$dir"/*.png "$dir"/stats-*.csv "$final/" 2>/dev/null

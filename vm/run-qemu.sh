@@ -28,6 +28,8 @@ One argument is run as a shell command line; several are run as argv.
   -a ACCEL    auto, kvm or tcg (default auto: KVM if a probe boot works)
   -e VAR=VAL  export VAR in the job's environment (repeatable)
   -A ARGS     extra kernel command line arguments
+  -P          pin vCPU i's host thread to host CPU i mod the host's CPUs
+              (QEMU names its threads for it); written to DIR/pinning
   -q          do not stream the console to stdout (it is still logged)
   -s          interactive shell instead of a job (exit powers off)
   -h          this help
@@ -38,8 +40,8 @@ USAGE
 
 cpus=2 threads=1 mem=2048 timeout=600 out=$BUILD/vm/out accel=auto
 kernel=${KIMAGE:-$BUILD/kbuild/arch/x86/boot/bzImage}
-quiet=0 shell=0 extra_append= envs=()
-while getopts "c:t:m:T:o:k:a:e:A:qsh" opt; do
+quiet=0 shell=0 extra_append= envs=() pin=0
+while getopts "c:t:m:T:o:k:a:e:A:Pqsh" opt; do
 	case $opt in
 	c) cpus=$OPTARG ;;
 	t) threads=$OPTARG ;;
@@ -50,6 +52,7 @@ while getopts "c:t:m:T:o:k:a:e:A:qsh" opt; do
 	a) accel=$OPTARG ;;
 	e) envs+=("$OPTARG") ;;
 	A) extra_append="$extra_append $OPTARG" ;;
+	P) pin=1 ;;
 	q) quiet=1 ;;
 	s) shell=1 ;;
 	h) usage; exit 0 ;;
@@ -74,7 +77,7 @@ if [ ! -f "$initrd" ] || [ "$ROOT/vm/initramfs-init" -nt "$initrd" ] ||
 fi
 mkdir -p "$out" || err "cannot create $out"
 out=$(cd "$out" && pwd)
-rm -f "$out/status" "$out/console.log" "$out/dmesg" "$out/timing" "$out/job.sh"
+rm -f "$out/status" "$out/console.log" "$out/dmesg" "$out/timing" "$out/job.sh" "$out/pinning"
 
 # The job: cd to the caller's directory, export -e variables, run COMMAND.
 {
@@ -117,6 +120,8 @@ cmd=(qemu-system-x86_64 "${accel_args[@]}"
 	-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot
 	-fsdev "local,id=vmout,path=$out,security_model=none,multidevs=remap"
 	-device virtio-9p-pci,fsdev=vmout,mount_tag=vmout)
+# thread names "CPU N/TCG" (or /KVM) let -P find the vCPU threads
+[ $pin = 0 ] || cmd+=(-name debug-threads=on)
 if [ $shell = 1 ]; then
 	cmd+=(-serial mon:stdio)
 else
@@ -139,6 +144,29 @@ if [ $quiet = 0 ]; then
 	tail -n +1 -f --pid=$qpid "$out/console.log" &
 	tailpid=$!
 fi
+# pin_vcpus PID: once QEMU has started every vCPU thread (up to 20 s),
+# pin vCPU i to host CPU i mod nproc; "vcpu I tid T host_cpu C" lines
+pin_vcpus() {
+	local t comm n i ncpu tids=()
+	ncpu=$(nproc)
+	for i in $(seq 100); do
+		tids=()
+		for t in /proc/"$1"/task/*; do
+			read -r comm <"$t/comm" 2>/dev/null || continue
+			[[ $comm =~ ^CPU\ ([0-9]+)/(TCG|KVM)$ ]] && tids[BASH_REMATCH[1]]=${t##*/}
+		done
+		[ ${#tids[@]} -ge "$cpus" ] && break
+		sleep 0.2
+	done
+	n=${#tids[@]}
+	[ "$n" -ge "$cpus" ] || { echo "run-qemu: -P: found $n of $cpus vCPU threads, not pinned" >&2; return 1; }
+	for i in "${!tids[@]}"; do
+		taskset -p -c $((i % ncpu)) "${tids[i]}" >/dev/null ||
+			{ echo "run-qemu: -P: taskset of vCPU $i failed" >&2; return 1; }
+		echo "vcpu $i tid ${tids[i]} host_cpu $((i % ncpu))"
+	done
+}
+[ $pin = 0 ] || pin_vcpus $qpid >"$out/pinning" || { kill $qpid 2>/dev/null; wait $qpid 2>/dev/null; exit 2; }
 deadline=$(( $(date +%s) + timeout ))
 first_ok=
 while kill -0 $qpid 2>/dev/null; do
