@@ -166,7 +166,11 @@ pin_vcpus() {
 		echo "vcpu $i tid ${tids[i]} host_cpu $((i % ncpu))"
 	done
 }
-[ $pin = 0 ] || pin_vcpus $qpid >"$out/pinning" || { kill $qpid 2>/dev/null; wait $qpid 2>/dev/null; exit 2; }
+if [ $pin = 1 ] && ! pin_vcpus $qpid >"$out/pinning"; then
+	kill $qpid 2>/dev/null; wait $qpid 2>/dev/null
+	[ -n "$tailpid" ] && kill $tailpid 2>/dev/null
+	exit 2
+fi
 deadline=$(( $(date +%s) + timeout ))
 first_ok=
 while kill -0 $qpid 2>/dev/null; do
