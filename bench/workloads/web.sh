@@ -9,7 +9,9 @@
 #                         a task started first in each cgroup holds it
 #                         and apache and wrk take it (cookie-run -f)
 # Parameters:    conns=N  total wrk connections, split evenly over the
-#                         instances (same offered concurrency per variant)
+#                         instances (same offered concurrency per variant);
+#                         a variant's own conns=N key overrides it (for a
+#                         sweep of the offered load)
 #                overlap=yes  trace the measured window and report
 #                         overlap_us, overlap_pct, trace_lost: time SMT
 #                         siblings ran tasks of two different cgroups
@@ -25,7 +27,8 @@
 # p50_ms.NAME p90_ms.NAME p99_ms.NAME, cpu_pct.NAME (share of the web
 # cgroups' CPU time), client_cpu_pct (wrk's CPU time in % of one vCPU),
 # busy_pct (the guest's CPUs busy over the measured window, /proc/stat) and
-# requests.NAME (wrk's request count: the samples behind the percentiles).
+# requests.NAME (wrk's request count: the samples behind the percentiles),
+# conns (the variant's wrk connections).
 # Limits: up to 9 instances (ports 8081..8089 on 127.0.0.1); apache's
 # workers run as www-data (apache refuses root workers); files in /tmp.
 
@@ -33,10 +36,11 @@ WEB_DIR=/tmp/bench-web
 
 web_instances() { scn_var "$1" web | tr ',' ' '; }
 
+# web_conns V: total wrk connections of variant V
+web_conns() { local c; c=$(scn_var "$1" conns); echo "${c:-$(scn_param conns 8)}"; }
+
 wl_check() {
 	local v i n conns
-	conns=$(scn_param conns 8)
-	scn_valid_uint "$conns" && [ "$conns" -ge 1 ] || { echo "web: conns must be >= 1" >&2; return 1; }
 	[ "$SCN_DURATION" -ge 1 ] || { echo "web: duration must be >= 1" >&2; return 1; }
 	for v in $SCN_VARIANTS; do
 		[ -n "$(scn_var "$v" client)" ] || { echo "web: variant $v has no client=CGROUP" >&2; return 1; }
@@ -46,6 +50,8 @@ wl_check() {
 			n=$((n + 1))
 		done
 		[ $n -ge 1 ] && [ $n -le 9 ] || { echo "web: variant $v needs 1..9 web=NAME:CGROUP entries" >&2; return 1; }
+		conns=$(web_conns "$v")
+		scn_valid_uint "$conns" && [ "$conns" -ge 1 ] || { echo "web: variant $v: conns must be >= 1" >&2; return 1; }
 		[ "$conns" -ge $n ] || { echo "web: conns ($conns) < instances ($n) in variant $v" >&2; return 1; }
 		case $(scn_var "$v" cookies) in '' | yes | no) ;;
 		*) echo "web: variant $v: cookies must be yes or no" >&2; return 1 ;;
@@ -176,7 +182,7 @@ web_get() {
 wl_start() {
 	local v=$1 i name cg port=8080 conf per n=0 k
 	for i in $(web_instances "$v"); do n=$((n + 1)); done
-	per=$(($(scn_param conns 8) / n))
+	per=$(($(web_conns "$v") / n))
 	web_cookie_start "$v" || return 1
 	for i in $(web_instances "$v"); do
 		name=${i%%:*} cg=${i#*:} port=$((port + 1))
@@ -219,7 +225,7 @@ web_parse() {
 web_wrk() {
 	local v=$1 secs=$2 tag=$3 i n=0 port=8080 per pids=()
 	for i in $(web_instances "$v"); do n=$((n + 1)); done
-	per=$(($(scn_param conns 8) / n))
+	per=$(($(web_conns "$v") / n))
 	for i in $(web_instances "$v"); do
 		port=$((port + 1))
 		# shellcheck disable=SC2046
@@ -271,6 +277,7 @@ wl_measure() {
 		awk -v d=$((u1[k] - u0[k])) -v s=$sum -v n="$name" 'BEGIN { if (s > 0) printf "cpu_pct.%s %.3f\n", n, 100 * d / s }'
 	done
 	echo "req_s $total"
+	echo "conns $(web_conns "$v")"
 	[ -z "$ov" ] || echo "$ov"
 	echo "busy_pct $(cpustat_busy_pct "$s0" "$s1")"
 	awk -v d=$((c1 - c0)) -v t="$SCN_DURATION" 'BEGIN { printf "client_cpu_pct %.3f\n", d / (t * 10000) }'
