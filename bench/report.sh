@@ -172,6 +172,10 @@ done <<<"$COMPARES"
 case $SCN_WORKLOAD in
 web)
 	plot_bars req_s "requests/s (all instances)" throughput.png
+	plot_bars cpu_pct.hi "hi's % of the web cgroups' CPU time (2:1 weights: 66.7)" split.png
+	for m in $(awk -F, 'NR > 1 && $2 ~ /^p99_ms\./ { print $2 }' "$dir/stats-summary.csv" | sort -u); do
+		plot_bars "$m" "latency p99 of ${m#p99_ms.}, ms (lower is better)" "$m.png"
+	done
 	plot_bars overlap_pct "siblings running different cgroups, % of time" overlap.png ;;
 weights) plot_shares shares.png ;;
 overhead)
