@@ -5,7 +5,8 @@
 # rows for every variant, runs.csv with an exit reason for every BPF
 # scheduler run, host samples, meta.txt, qemu-cmdline, dmesg, summary.md
 # with the comparisons and saturation sections, PNG plots, and the
-# workload-specific figures (overlap, traced waits, spread inside a leaf);
+# workload-specific figures (overlap, traced waits, spread inside a leaf,
+# shares while a leaf idles, wake-up latency);
 # then checks that a scenario with a broken cgroup config is refused with
 # cgconfigparser's message before anything runs.  It checks the plumbing,
 # not the numbers.  Limits: needs the built kernel; takes a few minutes.
@@ -13,7 +14,7 @@ set -uo pipefail
 BENCH=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(dirname "$BENCH")
 BUILD=${BUILD:-$ROOT/build}
-case ${1-} in -h | --help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1-} in -h | --help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 
 scratch=$BUILD/bench/selfcheck
 rm -rf "$scratch"
@@ -76,7 +77,19 @@ for f in "$BENCH"/scenarios/*.scn; do
 			for i in $(scn_var "$v" hogs | tr ',' ' '); do
 				awk -F, -v v="$v" -v m="spread_pct.${i%%:*}" '$3 == v && $6 == m && $7 >= 0 && $8 == "ok" { f = 1 } END { exit !f }' "$d/raw.csv" ||
 					bad "$name: no spread_pct.${i%%:*} for variant $v"
+				# with toggle=NAME, the other leaves' shares while NAME idles
+				[ -z "$(scn_param toggle)" ] || [ "${i%%:*}" = "$(scn_param toggle)" ] ||
+					awk -F, -v v="$v" -v m="share_idle_pct.${i%%:*}" '$3 == v && $6 == m && $7 > 0 && $8 == "ok" { f = 1 } END { exit !f }' "$d/raw.csv" ||
+					bad "$name: no share_idle_pct.${i%%:*} for variant $v"
 			done
+		done
+	fi
+	# wake-up latency: a p99 from enough wake-ups in every variant
+	if [ "$SCN_WORKLOAD" = wakelat ]; then
+		for v in $SCN_VARIANTS; do
+			awk -F, -v v="$v" '$3 == v && $8 == "ok" && $6 == "lat_p99_us" && $7 > 0 { p = 1 }
+				$3 == v && $8 == "ok" && $6 == "wakeups" && $7 >= 1000 { n = 1 } END { exit !(p && n) }' "$d/raw.csv" ||
+				bad "$name: no lat_p99_us over >= 1000 wake-ups for variant $v"
 		done
 	fi
 	grep -q 'qemu-system' "$d/qemu-cmdline" || bad "$name: qemu-cmdline has no QEMU command"
