@@ -53,6 +53,8 @@ for f in "$BENCH"/scenarios/*.scn; do
 		bad "$name: a scheduler run without an exit reason in runs.csv"
 	if [ "$SCN_WORKLOAD" = web ]; then
 		awk -F, '$6 == "busy_pct" && $7 > 0 { f = 1 } END { exit !f }' "$d/raw.csv" || bad "$name: no busy_pct"
+		awk -F, '$6 == "web_cpu_ms_per_req" && $7 > 0 { f = 1 } END { exit !f }' "$d/raw.csv" || bad "$name: no web_cpu_ms_per_req"
+		grep -q '^## Guest CPU per request' "$d/summary.md" || bad "$name: summary has no CPU per request"
 	fi
 	# the SMT scenarios measure overlap in every run, and boot SMT siblings
 	if [ "$SCN_WORKLOAD" = smt ] || [ "$(scn_param overlap no)" = yes ]; then

@@ -28,7 +28,8 @@
 # cgroups' CPU time), client_cpu_pct (wrk's CPU time in % of one vCPU),
 # busy_pct (the guest's CPUs busy over the measured window, /proc/stat) and
 # requests.NAME (wrk's request count: the samples behind the percentiles),
-# conns (the variant's wrk connections).
+# conns (the variant's wrk connections), web_cpu_ms_per_req (the web
+# cgroups' CPU time over the measured window per request wrk counted).
 # Limits: up to 9 instances (ports 8081..8089 on 127.0.0.1); apache's
 # workers run as www-data (apache refuses root workers); files in /tmp.
 
@@ -242,7 +243,7 @@ web_wrk() {
 }
 
 wl_measure() {
-	local v=$1 i k name total=0 sum=0 rc=0 r p50 p90 p99 err nreq c0 c1 cl out s0 s1 ov=
+	local v=$1 i k name total=0 sum=0 rc=0 r p50 p90 p99 err nreq c0 c1 cl out s0 s1 ov= reqs=0
 	local names=() paths=() u0=() u1=() groups=()
 	for i in $(web_instances "$v"); do names+=("${i%%:*}"); paths+=("${i#*:}"); done
 	cl=$(scn_var "$v" client)
@@ -267,6 +268,7 @@ wl_measure() {
 		out=$(web_parse "$WEB_DIR/wrk-run-$name.out") ||
 			{ echo "web: cannot parse wrk output:" >&2; cat "$WEB_DIR/wrk-run-$name.out" >&2; return 1; }
 		read -r r p50 p90 p99 err nreq <<<"$out"
+		reqs=$((reqs + nreq))
 		[ "$err" = 0 ] || { echo "web: $name: $err wrk errors (non-2xx or socket)" >&2; rc=1; }
 		total=$(awk -v a="$total" -v b="$r" 'BEGIN { print a + b }')
 		echo "req_s.$name $r"
@@ -278,6 +280,7 @@ wl_measure() {
 	done
 	echo "req_s $total"
 	echo "conns $(web_conns "$v")"
+	[ "$reqs" = 0 ] || awk -v u="$sum" -v n="$reqs" 'BEGIN { printf "web_cpu_ms_per_req %.3f\n", u / 1000 / n }'
 	[ -z "$ov" ] || echo "$ov"
 	echo "busy_pct $(cpustat_busy_pct "$s0" "$s1")"
 	awk -v d=$((c1 - c0)) -v t="$SCN_DURATION" 'BEGIN { printf "client_cpu_pct %.3f\n", d / (t * 10000) }'
