@@ -48,7 +48,7 @@ while read -r b o _; do
 done <<<"$COMPARES"
 
 # web: guest CPU per request, ms.  Measured (web_cpu_ms_per_req: the web
-# cgroups' CPU time over wrk's request count) where a run has it; else
+# cgroups' CPU rate over wrk's request rate) where a run has it; else
 # derived from busy_pct, client_cpu_pct and req_s: all guest CPU but wrk's,
 # over the requests (so it also holds the kernel's and other tasks' work).
 # Written as raw-format rows to stats-derived-rows.csv, summarised by
@@ -127,7 +127,7 @@ plot_bars() {
 	awk -F, -v m="$1" 'NR > 1 && $2 == m {
 		lo = $9 == "" ? $4 : $9; hi = $10 == "" ? $4 : $10
 		print $1, $4, lo, hi }' "$dir/stats-summary.csv" >"$data"
-	[ -s "$data" ] || return 0
+	[ -s "$data" ] || { rm -f "$data"; return 0; }
 	gnuplot <<-EOF || die "gnuplot failed for $1"
 		$(png_head "$3" "$SCN_NAME: $1 (mean, 95% CI; $(meta rounds) rounds, $(meta mode) mode)" "$2")
 		set style fill solid 0.5 border -1
@@ -157,7 +157,7 @@ plot_shares() {
 			print line
 		}
 	}' "$dir/stats-summary.csv" >"$data"
-	[ -s "$data" ] || return 0
+	[ -s "$data" ] || { rm -f "$data"; return 0; }
 	w=$(awk -v n="$nv" 'BEGIN { print 0.8 / (n + 1) }')
 	xt=$(awk '{ if (NR > 1) printf ", "; printf "\"%s\" %d", $1, NR - 1 }' "$data")
 	cmd="\"$data\" using (\$0 - 0.4 + $w / 2):2:($w) with boxes lc rgb \"#999999\" title \"configured\""
@@ -288,8 +288,8 @@ esac
 		echo "## Guest CPU per request"
 		echo
 		if grep -q ',web_cpu_ms_per_req,' "$dir/raw.csv"; then
-			echo "The web cgroups' CPU time over the requests wrk counted, ms"
-			echo "(\`web_cpu_ms_per_req\`, measured in each run)."
+			echo "The web cgroups' CPU ms per second of the measured window over"
+			echo "req/s (\`web_cpu_ms_per_req\`, measured in each run)."
 		else
 			echo "Derived per run from raw.csv: (busy_pct x vCPUs - client_cpu_pct) x 10"
 			echo "/ req_s, i.e. every guest CPU ms except wrk's, per request; it also"
@@ -298,7 +298,8 @@ esac
 		echo
 		echo "| variant | n | mean ms | 95% CI | min | max |"
 		echo "|---|---|---|---|---|---|"
-		awk -F, 'NR > 1 { printf "| %s | %s | %.1f | %.1f .. %.1f | %.1f | %.1f |\n", $1, $3, $4, $9, $10, $7, $8 }' "$dir/stats-derived.csv"
+		awk -F, 'NR > 1 { printf "| %s | %s | %.1f | %s | %.1f | %.1f |\n", $1, $3, $4,
+			($9 == "" ? "- (needs 2 runs)" : sprintf("%.1f .. %.1f", $9, $10)), $7, $8 }' "$dir/stats-derived.csv"
 		echo
 		echo "| comparison | pairs | CPU per request, ratio | 95% CI |"
 		echo "|---|---|---|---|"

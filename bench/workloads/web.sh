@@ -29,7 +29,7 @@
 # busy_pct (the guest's CPUs busy over the measured window, /proc/stat) and
 # requests.NAME (wrk's request count: the samples behind the percentiles),
 # conns (the variant's wrk connections), web_cpu_ms_per_req (the web
-# cgroups' CPU time over the measured window per request wrk counted).
+# cgroups' CPU ms per second of the measured window over req_s).
 # Limits: up to 9 instances (ports 8081..8089 on 127.0.0.1); apache's
 # workers run as www-data (apache refuses root workers); files in /tmp.
 
@@ -243,7 +243,7 @@ web_wrk() {
 }
 
 wl_measure() {
-	local v=$1 i k name total=0 sum=0 rc=0 r p50 p90 p99 err nreq c0 c1 cl out s0 s1 ov= reqs=0
+	local v=$1 i k name total=0 sum=0 rc=0 r p50 p90 p99 err nreq c0 c1 cl out s0 s1 ov= t0 t1
 	local names=() paths=() u0=() u1=() groups=()
 	for i in $(web_instances "$v"); do names+=("${i%%:*}"); paths+=("${i#*:}"); done
 	cl=$(scn_var "$v" client)
@@ -252,23 +252,24 @@ wl_measure() {
 		for i in $(web_instances "$v"); do groups+=("$i"); done
 		ovl_begin "${groups[@]}" "client:$cl" || return 1
 	fi
+	t0=$EPOCHREALTIME
 	for k in "${!paths[@]}"; do cg_usage_into "u0[$k]" "${paths[$k]}" || return 1; done
 	cg_usage_into c0 "$cl" || return 1
 	cpustat_snap s0
 	web_wrk "$v" "$SCN_DURATION" run || { echo "web: wrk failed" >&2; return 1; }
 	cpustat_snap s1
-	if [ ${#groups[@]} -gt 0 ]; then ov=$(ovl_end) || rc=1; fi
-	cg_usage_into c1 "$cl" || return 1
 	for k in "${!paths[@]}"; do
 		cg_usage_into "u1[$k]" "${paths[$k]}" || return 1
 		sum=$((sum + u1[k] - u0[k]))
 	done
+	t1=$EPOCHREALTIME
+	if [ ${#groups[@]} -gt 0 ]; then ov=$(ovl_end) || rc=1; fi
+	cg_usage_into c1 "$cl" || return 1
 	for k in "${!paths[@]}"; do
 		name=${names[$k]}
 		out=$(web_parse "$WEB_DIR/wrk-run-$name.out") ||
 			{ echo "web: cannot parse wrk output:" >&2; cat "$WEB_DIR/wrk-run-$name.out" >&2; return 1; }
 		read -r r p50 p90 p99 err nreq <<<"$out"
-		reqs=$((reqs + nreq))
 		[ "$err" = 0 ] || { echo "web: $name: $err wrk errors (non-2xx or socket)" >&2; rc=1; }
 		total=$(awk -v a="$total" -v b="$r" 'BEGIN { print a + b }')
 		echo "req_s.$name $r"
@@ -280,7 +281,10 @@ wl_measure() {
 	done
 	echo "req_s $total"
 	echo "conns $(web_conns "$v")"
-	[ "$reqs" = 0 ] || awk -v u="$sum" -v n="$reqs" 'BEGIN { printf "web_cpu_ms_per_req %.3f\n", u / 1000 / n }'
+	# a rate over a rate: the window of the usage reads is longer than
+	# wrk's (its start and exit), so totals would not match
+	awk -v u="$sum" -v w="$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" -v r="$total" \
+		'BEGIN { if (w > 0 && r > 0) printf "web_cpu_ms_per_req %.3f\n", u / 1000 / w / r }'
 	[ -z "$ov" ] || echo "$ov"
 	echo "busy_pct $(cpustat_busy_pct "$s0" "$s1")"
 	awk -v d=$((c1 - c0)) -v t="$SCN_DURATION" 'BEGIN { printf "client_cpu_pct %.3f\n", d / (t * 10000) }'
