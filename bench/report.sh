@@ -64,7 +64,12 @@ if [ "$SCN_WORKLOAD" = web ]; then
 					printf "%s,cpu_ms_per_req,%.2f,ok\n", k, (v[k, "busy_pct"] * ncpu - v[k, "client_cpu_pct"]) * 10 / v[k, "req_s"]
 			}
 		}' "$dir/raw.csv" | { read -r h; echo "$h"; sort -t, -k2,2n; } >"$dir/stats-derived-rows.csv"
-	"$STATS" summary "$dir/stats-derived-rows.csv" >"$dir/stats-derived.csv" || die "stats summary of stats-derived-rows.csv failed"
+	rm -f "$dir/stats-derived.csv"
+	if [ "$(wc -l <"$dir/stats-derived-rows.csv")" -gt 1 ]; then
+		"$STATS" summary "$dir/stats-derived-rows.csv" >"$dir/stats-derived.csv" || die "stats summary of stats-derived-rows.csv failed"
+	else
+		rm -f "$dir/stats-derived-rows.csv"	# no run has the inputs
+	fi
 fi
 
 # verdict CLAIM LO HI PAIRS RESOLVES P3: one line on a claimed ratio
@@ -321,10 +326,13 @@ esac
 	fi
 	if awk -F, 'NR > 1 && $6 ~ /^requests\./ { f = 1 } END { exit !f }' "$dir/raw.csv"; then
 		echo
-		# one line, not one per run: short web runs all fall below
-		awk -F, 'NR > 1 && $6 ~ /^requests\./ && $8 == "ok" { n++; if ($7 + 0 < 1000) low++
+		# up to 5 such runs one line each; more (short web runs all fall
+		# below) in one line
+		awk -F, 'NR > 1 && $6 ~ /^requests\./ && $8 == "ok" { n++
+				if ($7 + 0 < 1000) { split($6, m, "."); line[++low] = sprintf("- run %s (%s): p99 of %s stands on %d requests (fewer than 1000)", $2, $3, m[2], $7) }
 				if (n == 1 || $7 + 0 < mn) mn = $7 + 0; if (n == 1 || $7 + 0 > mx) mx = $7 + 0 }
 			END { if (!low) printf "Every latency percentile stands on at least 1000 requests (%d instance runs).\n", n
+				else if (low <= 5) for (i = 1; i <= low; i++) print line[i]
 				else printf "In %d of %d instance runs the percentiles stand on fewer than 1000 requests (%d to %d per run): read p99 as the slowest few requests of a run, not as a tail.\n", low, n, mn, mx }' "$dir/raw.csv"
 	fi
 	echo
