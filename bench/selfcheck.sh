@@ -21,6 +21,13 @@ rm -rf "$scratch"
 mkdir -p "$scratch"
 fail=0
 bad() { echo "bench-check: FAIL: $*" >&2; fail=1; }
+# has_ok V METRIC OP BOUND: $d/raw.csv has an ok row of variant V whose
+# METRIC value is OP (">" or ">=") BOUND; else a FAIL line
+has_ok() {
+	awk -F, -v v="$1" -v m="$2" -v op="$3" -v b="$4" '$3 == v && $6 == m && $8 == "ok" &&
+		(op == ">" ? $7 > b : $7 >= b) { f = 1 } END { exit !f }' "$d/raw.csv" ||
+		bad "$name: no $2 for variant $1"
+}
 
 echo "bench-check: quick run of every scenario"
 "$BENCH/run.sh" -q -o "$scratch/ok" 2>&1 | tee "$scratch/ok.log" || bad "quick run failed"
@@ -68,8 +75,7 @@ for f in "$BENCH"/scenarios/*.scn; do
 	if [ "$SCN_WORKLOAD" = web ] && [ "$(scn_param waits no)" = yes ]; then
 		for v in $SCN_VARIANTS; do
 			for i in $(scn_var "$v" web | tr ',' ' '); do
-				awk -F, -v v="$v" -v m="wait_max_us.${i%%:*}" '$3 == v && $6 == m && $7 > 0 && $8 == "ok" { f = 1 } END { exit !f }' "$d/raw.csv" ||
-					bad "$name: no wait_max_us.${i%%:*} for variant $v"
+				has_ok "$v" "wait_max_us.${i%%:*}" ">" 0
 			done
 		done
 	fi
@@ -77,12 +83,10 @@ for f in "$BENCH"/scenarios/*.scn; do
 	if [ "$SCN_WORKLOAD" = weights ]; then
 		for v in $SCN_VARIANTS; do
 			for i in $(scn_var "$v" hogs | tr ',' ' '); do
-				awk -F, -v v="$v" -v m="spread_pct.${i%%:*}" '$3 == v && $6 == m && $7 >= 0 && $8 == "ok" { f = 1 } END { exit !f }' "$d/raw.csv" ||
-					bad "$name: no spread_pct.${i%%:*} for variant $v"
+				has_ok "$v" "spread_pct.${i%%:*}" ">=" 0
 				# with toggle=NAME, the other leaves' shares while NAME idles
 				[ -z "$(scn_param toggle)" ] || [ "${i%%:*}" = "$(scn_param toggle)" ] ||
-					awk -F, -v v="$v" -v m="share_idle_pct.${i%%:*}" '$3 == v && $6 == m && $7 > 0 && $8 == "ok" { f = 1 } END { exit !f }' "$d/raw.csv" ||
-					bad "$name: no share_idle_pct.${i%%:*} for variant $v"
+					has_ok "$v" "share_idle_pct.${i%%:*}" ">" 0
 			done
 		done
 	fi
