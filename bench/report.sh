@@ -239,7 +239,15 @@ esac
 	echo "| series commit (build/linux HEAD) | $(meta series_commit) |"
 	echo "| harness commit | $(meta harness_commit) |"
 	echo "| workload | $SCN_WORKLOAD |"
-	echo "| runs | $(meta rounds) rounds x variants ($(meta variants)) in one boot, order $(meta guest_order) (seed $(meta guest_seed)) |"
+	nboot=$((1 + $(grep -c '^append_[0-9]*=' "$dir/meta.txt")))
+	if [ $nboot = 1 ]; then
+		echo "| runs | $(meta rounds) rounds x variants ($(meta variants)) in one boot, order $(meta guest_order) (seed $(meta guest_seed)) |"
+	else
+		echo "| runs | $(meta rounds) rounds x variants ($(meta variants)) in $nboot boots (every round in one boot), order $(meta guest_order); the first boot's seed $(meta guest_seed), its host and harness above |"
+		sed -n 's/^append_\([0-9]*\)=/\1 /p' "$dir/meta.txt" | while read -r k rest; do
+			echo "| boot $((k + 1)), added by bench/run.sh -a | $rest |"
+		done
+	fi
 	echo "| per run | $(meta duration_s) s measured after $(meta warmup_s) s warm-up |"
 	echo
 	echo "Scenario file ([scenario.scn](scenario.scn)):"
@@ -337,17 +345,20 @@ esac
 	fi
 	echo
 	if [ -s "$dir/host-samples.csv" ] && [ -s "$dir/progress-host.csv" ]; then
-		# a run spans from its progress line to the next one
+		# a run spans from its progress line to the next one, or to the
+		# "done" line of its boot (folders merged by run.sh -a hold several)
 		awk -F, 'FNR == 1 { f++; next }
-			f == 1 && $2 ~ /run [0-9]+\// { match($2, /run [0-9]+\//); r = substr($2, RSTART + 4, RLENGTH - 5); st[++nr] = $1; id[nr] = r; next }
-			f == 1 && $2 ~ /done:/ { st[nr + 1] = $1; next }
+			f == 1 && $2 ~ /run [0-9]+\// { match($2, /run [0-9]+\//); r = substr($2, RSTART + 4, RLENGTH - 5)
+				if (nr && !(nr in en)) en[nr] = $1
+				st[++nr] = $1; id[nr] = r; next }
+			f == 1 && $2 ~ /done:/ { if (nr && !(nr in en)) en[nr] = $1; next }
 			f == 2 { t[++ns] = $1; comp[ns] = $3; oq[ns] = $4; ld[ns] = $2 }
 			END {
-				if (!(nr + 1 in st)) st[nr + 1] = 1e18
+				if (nr && !(nr in en)) en[nr] = 1e18
 				for (i = 1; i <= nr; i++) {
 					why = ""
 					for (k = 1; k <= ns; k++)
-						if (t[k] >= st[i] && t[k] < st[i + 1]) {
+						if (t[k] >= st[i] && t[k] < en[i]) {
 							if (comp[k] == 1 && why !~ /compiler/) why = why " a compiler ran;"
 							if (oq[k] > 0 && why !~ /QEMU/) why = why " another QEMU ran;"
 						}

@@ -5,6 +5,9 @@
 # vm/run-qemu.sh, where bench/guest/main.sh alternates the variants.  Each
 # scenario's folder gets raw.csv, meta.txt, qemu-cmdline, summary.md and
 # PNG plots (bench/report.sh).
+# With -a DIR the rounds of a new boot are added to the results folder DIR
+# (bench/lib/append.sh): a claim that needs more pairs than one sitting
+# can give is measured in several.
 # Limits: runs the scenarios one after another; numbers taken while the
 # host is busy (e.g. a kernel build) are noise, see -w.
 set -uo pipefail
@@ -13,10 +16,12 @@ ROOT=$(dirname "$BENCH")
 BUILD=${BUILD:-$ROOT/build}
 STATS=${STATS:-$BUILD/bench/stats}
 . "$BENCH/lib/scenario.sh"
+. "$BENCH/lib/append.sh"
 
 usage() {
 	cat <<EOF
-usage: bench/run.sh [-q] [-w] [-P] [-o DIR] [-c N] [-m MiB] [SCENARIO...]
+usage: bench/run.sh [-q] [-w] [-P] [-o DIR] [-c N] [-m MiB] [-r N] [SCENARIO...]
+       bench/run.sh -a DIR [-w] [-P] [-c N] [-m MiB] [-r N]
 Run bench scenarios (default: every bench/scenarios/*.scn) in QEMU.
   -q        quick mode: each scenario's 'quick' overrides (one short round);
             results go to build/bench/ unless -o is given
@@ -29,6 +34,13 @@ Run bench scenarios (default: every bench/scenarios/*.scn) in QEMU.
   -m MiB    guest memory (default 2048)
   -P        pin each vCPU thread to one host CPU (vm/run-qemu.sh -P);
             recorded in meta.txt, the pinning in each folder's 'pinning'
+  -r N      run N rounds instead of the scenario's (or quick mode's) count
+  -a DIR    add rounds to the results folder DIR: runs DIR/scenario.scn
+            again (a new shuffle seed unless the file fixes one), then
+            merges raw.csv, the logs and host samples into DIR and remakes
+            its report.  Refused before booting unless the kernel (config
+            sha1, series commit), mode, vCPUs, memory and pinning match
+            DIR/meta.txt, and before merging unless the guest kernel does
   -h        this help
 SCENARIO is a name (bench/scenarios/NAME.scn) or a path to a .scn file.
 Progress is printed as: [scenario] round r/R run i/n variant V sched S elapsed.
@@ -37,8 +49,8 @@ EOF
 
 die() { echo "bench: $*" >&2; exit 1; }
 
-quick= wait_quiet=0 parent= cpus=2 mem=2048 pin=
-while getopts "qwPo:c:m:h" opt; do
+quick= wait_quiet=0 parent= cpus=2 mem=2048 pin= rounds= append=
+while getopts "qwPo:c:m:r:a:h" opt; do
 	case $opt in
 	q) quick=quick ;;
 	w) wait_quiet=1 ;;
@@ -46,11 +58,21 @@ while getopts "qwPo:c:m:h" opt; do
 	c) cpus=$OPTARG ;;
 	m) mem=$OPTARG ;;
 	P) pin=-P ;;
+	r) rounds=$OPTARG ;;
+	a) append=${OPTARG%/} ;;
 	h) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
+[ -z "$rounds" ] || { scn_valid_uint "$rounds" && [ "$rounds" -ge 1 ]; } || die "-r takes a whole number >= 1, got '$rounds'"
+if [ -n "$append" ]; then
+	[ $# = 0 ] || die "-a runs DIR/scenario.scn; give no scenario"
+	[ -z "$quick" ] && [ -z "$parent" ] || die "-a takes its mode and folder from DIR; no -q or -o"
+	[ -d "$append" ] || die "-a $append: no such folder"
+	grep -qx 'mode=quick' "$append/meta.txt" 2>/dev/null && quick=quick
+	set -- "$append/scenario.scn"
+fi
 [ -n "$parent" ] || { if [ -n "$quick" ]; then parent=$BUILD/bench; else parent=$ROOT/results; fi; }
 [ -x "$ROOT/vm/run-qemu.sh" ] || die "vm/run-qemu.sh missing"
 
@@ -83,6 +105,16 @@ for f in "${files[@]}"; do
 		[[ " ${configs[*]-} " == *" $c "* ]] || configs+=("$c")
 	done
 done
+
+# what this run would be measured on (meta.txt, the -a check)
+now_kcfg() { sha1sum "$BUILD/kbuild/.config" 2>/dev/null | cut -d' ' -f1; }
+now_series() { git -C "$BUILD/linux" rev-parse HEAD 2>/dev/null || echo unknown; }
+now_pinned() { [ -n "$pin" ] && echo yes || echo no; }
+if [ -n "$append" ]; then
+	append_compat "$append" "kernel_config_sha1=$(now_kcfg)" "series_commit=$(now_series)" \
+		"mode=${quick:-full}" "guest_vcpus=$cpus" "guest_mem_mib=$mem" "vcpus_pinned=$(now_pinned)" ||
+		die "-a $append: not the same experiment (above); nothing was booted"
+fi
 
 [ -x "$STATS" ] || die "$STATS missing: build it with 'make bench' (or gcc -O2 -o $STATS bench/stats.c -lm)"
 
@@ -132,7 +164,6 @@ fi
 
 # meta FILE: what was measured on what
 meta() {
-	local kcfg=$BUILD/kbuild/.config
 	echo "date=$(date -u +%FT%TZ)"
 	echo "scenario=$SCN_NAME"
 	echo "mode=${quick:-full}"
@@ -149,12 +180,12 @@ meta() {
 	echo "host_compiler_samples=$(awk -F, 'NR > 1 && $3 == 1 { n++ } END { print n + 0 }' "$2/host-samples.csv") of $(($(wc -l <"$2/host-samples.csv") - 1)) (every 5 s)"
 	echo "host_other_qemu_samples=$(awk -F, 'NR > 1 && $4 > 0 { n++ } END { print n + 0 }' "$2/host-samples.csv")"
 	echo "guest_vcpus=$cpus"
-	echo "vcpus_pinned=$([ -n "$pin" ] && echo yes || echo no)"
+	echo "vcpus_pinned=$(now_pinned)"
 	echo "guest_threads_per_core=$SCN_THREADS"
 	echo "guest_mem_mib=$mem"
 	echo "accel=$(sed -n 's/^accel=//p' "$2/timing" 2>/dev/null || grep -o 'accel [a-z]*' "$2/qemu-cmdline" | cut -d' ' -f2)"
-	echo "kernel_config_sha1=$(sha1sum "$kcfg" 2>/dev/null | cut -d' ' -f1)"
-	echo "series_commit=$(git -C "$BUILD/linux" rev-parse HEAD 2>/dev/null || echo unknown)"
+	echo "kernel_config_sha1=$(now_kcfg)"
+	echo "series_commit=$(now_series)"
 	echo "harness_commit=$(git -C "$ROOT" rev-parse -q --verify HEAD 2>/dev/null || echo none)$(git -C "$ROOT" status --porcelain 2>/dev/null | grep -q . && echo '+dirty')"
 	echo "qemu=$(qemu-system-x86_64 --version | head -1)"
 	sed 's/^/guest_/' "$2/guest-info.txt" 2>/dev/null
@@ -165,14 +196,20 @@ for f in "${files[@]}"; do
 	scn_load "$f" "$quick" || exit 1
 	dir=$stage/$SCN_NAME
 	mkdir -p "$dir"
-	cp "$f" "$dir/scenario.scn"
+	run_file=$f
+	if [ -n "$rounds" ]; then
+		scn_set_rounds "$f" "$rounds" >"$dir/scenario.scn"
+		run_file=$dir/scenario.scn SCN_ROUNDS=$rounds
+	else
+		cp "$f" "$dir/scenario.scn"
+	fi
 	: >"$dir/progress.log"
 	nv=$(wc -w <<<"$SCN_VARIANTS")
 	limit=$((SCN_ROUNDS * nv * (SCN_WARMUP + SCN_DURATION + 60) + 180))
 	load=$(cut -d' ' -f1-3 /proc/loadavg)
 	comp_before=$(compiling && echo yes || echo no)
 	echo "bench: scenario $SCN_NAME: $SCN_ROUNDS round(s) x $nv variant(s) ($SCN_VARIANTS), ${SCN_DURATION}s + ${SCN_WARMUP}s warm-up each"
-	qemu -T "$limit" -t "$SCN_THREADS" -o "$dir" -- "$BENCH/guest/main.sh" run "$f" $quick &
+	qemu -T "$limit" -t "$SCN_THREADS" -o "$dir" -- "$BENCH/guest/main.sh" run "$run_file" $quick &
 	qpid=$!
 	# sample the host every 5 s: load, a compiler, other QEMU processes
 	# (report.sh marks the runs such a sample falls into)
@@ -198,6 +235,12 @@ for f in "${files[@]}"; do
 		continue
 	fi
 	meta "$load" "$dir" "$comp_before" >"$dir/meta.txt"
+	if [ -n "$append" ]; then
+		append_merge "$append" "$dir" || { echo "bench: rounds not added; this run stays in $dir" >&2; rc=1; continue; }
+		"$BENCH/report.sh" "$append" || { echo "bench: report for $append failed" >&2; rc=1; continue; }
+		echo "bench: $SCN_NAME: $SCN_ROUNDS round(s) added -> $append ($(sed -n 's/^rounds=//p' "$append/meta.txt") rounds)"
+		continue
+	fi
 	"$BENCH/report.sh" "$dir" || { echo "bench: report for $SCN_NAME failed" >&2; rc=1; continue; }
 	final=$parent/$(date +%F)-$SCN_NAME
 	n=1

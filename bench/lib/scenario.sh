@@ -146,6 +146,12 @@ scn_load() {
 	return 0
 }
 
+# scn_set_rounds FILE N: FILE with N rounds, in full and in quick mode
+scn_set_rounds() {
+	sed -E -e "s/^([[:space:]]*rounds[[:space:]]+)[0-9]+/\1$2/" \
+		-e '/^[[:space:]]*quick[[:space:]]/s/[[:space:]]rounds=[0-9]+//' "$1"
+}
+
 # scn_compare WHERE BASE OTHER [claim=R] [metric=M] [label=TEXT]: append
 # "BASE|OTHER|CLAIM|METRIC|LABEL|WHERE" to SCN_COMPARES
 scn_compare() {

@@ -1,0 +1,121 @@
+# append.sh - add the rounds of a new run to an existing results folder
+# (sourced by bench/run.sh -a, bash).  A comparison's interval narrows with
+# the square root of its pair count, so a claim that needs more pairs than
+# one sitting can give is measured in several boots and merged here.
+#   append_compat DIR KEY=VALUE...  refuse (return 1, say why) unless DIR's
+#                                   meta.txt has each KEY at VALUE: rounds
+#                                   from another kernel, vCPU count, memory
+#                                   or pinning would not be the same
+#                                   experiment
+#   append_merge DIR NEW            merge the run in folder NEW (raw.csv,
+#                                   runs.csv, progress, host samples, logs,
+#                                   meta.txt) into DIR: rounds and runs are
+#                                   renumbered after DIR's last, meta.txt
+#                                   gains an append_K= line and the new
+#                                   round total; all or nothing
+# Limits: the report pairs variants within a round, so a round is never
+# split across boots; the scenario file is DIR's own (run.sh runs it).
+
+# append_meta FILE KEY: KEY's value in a meta.txt
+append_meta() { sed -n "s/^$2=//p" "$1" | head -n 1; }
+
+# append_samples FILE: "compiler_samples other_qemu_samples" of a
+# host-samples.csv, in meta.txt's wording
+append_samples() {
+	awk -F, 'NR > 1 { n++; if ($3 == 1) c++; if ($4 > 0) q++ }
+		END { printf "%d of %d (every 5 s)\n%d\n", c, n, q }' "$1"
+}
+
+append_compat() {
+	local dir=${1%/} kv k want have bad=0
+	shift
+	[ -f "$dir/meta.txt" ] && [ -f "$dir/raw.csv" ] && [ -f "$dir/scenario.scn" ] || {
+		echo "append: $dir is not a results folder (meta.txt, raw.csv, scenario.scn)" >&2
+		return 1
+	}
+	for kv in "$@"; do
+		k=${kv%%=*} want=${kv#*=}
+		have=$(append_meta "$dir/meta.txt" "$k")
+		[ "$have" = "$want" ] && continue
+		echo "append: $dir has $k=${have:-(none)}, this run would have $k=$want" >&2
+		bad=1
+	done
+	return $bad
+}
+
+# append_renumber ROUND_OFF RUN_OFF ROUNDS RUNS: progress lines with their
+# "round r/R" and "run i/N" moved after the existing ones
+append_renumber() {
+	awk -v ro="$1" -v io="$2" -v rt="$3" -v it="$4" '
+		function shift_num(s, word, off, tot,   re, m, a) {
+			re = word " [0-9]+/[0-9]+"
+			if (!match(s, re)) return s
+			m = substr(s, RSTART + length(word) + 1, RLENGTH - length(word) - 1)
+			split(m, a, "/")
+			return substr(s, 1, RSTART - 1) word " " (a[1] + off) "/" tot substr(s, RSTART + RLENGTH)
+		}
+		{ print shift_num(shift_num($0, "round", ro, rt), "run", io, it) }'
+}
+
+append_merge() {
+	local dir=${1%/} new=$2 tmp k ro io nr ni rt it f kern_old kern_new samples
+	for f in raw.csv meta.txt; do
+		[ -s "$new/$f" ] || { echo "append: $new/$f missing; nothing merged" >&2; return 1; }
+	done
+	kern_old=$(append_meta "$dir/meta.txt" guest_kernel)
+	kern_new=$(append_meta "$new/meta.txt" guest_kernel)
+	if [ "$kern_old" != "$kern_new" ]; then
+		echo "append: $dir was measured on kernel '$kern_old', the new run on '$kern_new'; nothing merged" >&2
+		return 1
+	fi
+	ro=$(awk -F, 'NR > 1 && $1 + 0 > m { m = $1 + 0 } END { print m + 0 }' "$dir/raw.csv")
+	io=$(cat "$dir/raw.csv" "$dir/runs.csv" 2>/dev/null |
+		awk -F, '$2 ~ /^[0-9]+$/ && $2 + 0 > m { m = $2 + 0 } END { print m + 0 }')
+	nr=$(append_meta "$new/meta.txt" rounds)
+	ni=$(awk -F, 'NR > 1 && $2 + 0 > m { m = $2 + 0 } END { print m + 0 }' "$new/raw.csv")
+	rt=$((ro + nr)) it=$((io + ni))
+	k=$(($(grep -c '^append_[0-9]*=' "$dir/meta.txt") + 1))
+
+	# build the merged folder beside DIR, then swap: an interrupted merge
+	# leaves DIR as it was
+	tmp=$dir.merge-$$
+	rm -rf "$tmp"
+	cp -a "$dir" "$tmp" || return 1
+	for f in raw.csv runs.csv; do
+		[ -s "$new/$f" ] || continue
+		[ -s "$tmp/$f" ] || head -n 1 "$new/$f" >"$tmp/$f"
+		awk -F, -v OFS=, -v ro="$ro" -v io="$io" 'NR > 1 { $1 += ro; $2 += io; print }' \
+			"$new/$f" >>"$tmp/$f"
+	done
+	[ -s "$new/progress.log" ] &&
+		append_renumber "$ro" "$io" "$rt" "$it" <"$new/progress.log" >>"$tmp/progress.log"
+	[ -s "$new/progress-host.csv" ] &&
+		tail -n +2 "$new/progress-host.csv" | append_renumber "$ro" "$io" "$rt" "$it" >>"$tmp/progress-host.csv"
+	if [ -s "$new/host-samples.csv" ]; then
+		[ -s "$tmp/host-samples.csv" ] || head -n 1 "$new/host-samples.csv" >"$tmp/host-samples.csv"
+		tail -n +2 "$new/host-samples.csv" >>"$tmp/host-samples.csv"
+	fi
+	for f in dmesg.txt scx-loader.log guest-errors.log; do
+		[ -s "$new/$f" ] || continue
+		{ echo "==== append $k: rounds $((ro + 1))-$rt, runs $((io + 1))-$it ===="
+		  cat "$new/$f"; } >>"$tmp/$f"
+	done
+	samples=$(append_samples "$tmp/host-samples.csv" 2>/dev/null)
+	{
+		sed -e "s/^rounds=.*/rounds=$rt/" -e '/^host_compiler_samples=/d' -e '/^host_other_qemu_samples=/d' \
+			"$dir/meta.txt"
+		if [ -n "$samples" ]; then
+			echo "host_compiler_samples=$(sed -n 1p <<<"$samples")"
+			echo "host_other_qemu_samples=$(sed -n 2p <<<"$samples")"
+		fi
+		printf 'append_%d=rounds %d-%d (runs %d-%d) on %s, seed %s, harness %s, host load %s before and %s after, compiler samples %s, other QEMU samples %s, vCPUs pinned %s\n' \
+			"$k" $((ro + 1)) "$rt" $((io + 1)) "$it" \
+			"$(append_meta "$new/meta.txt" date)" "$(append_meta "$new/meta.txt" guest_seed)" \
+			"$(append_meta "$new/meta.txt" harness_commit)" \
+			"$(append_meta "$new/meta.txt" host_load_before)" "$(append_meta "$new/meta.txt" host_load_after)" \
+			"$(append_meta "$new/meta.txt" host_compiler_samples)" \
+			"$(append_meta "$new/meta.txt" host_other_qemu_samples)" \
+			"$(append_meta "$new/meta.txt" vcpus_pinned)"
+	} >"$tmp/meta.txt.new" && mv "$tmp/meta.txt.new" "$tmp/meta.txt" || { rm -rf "$tmp"; return 1; }
+	mv "$dir" "$dir.old-$$" && mv "$tmp" "$dir" && rm -rf "$dir.old-$$"
+}
