@@ -83,7 +83,13 @@ for f in "$BENCH"/scenarios/*.scn; do
 	if [ "$SCN_WORKLOAD" = weights ]; then
 		for v in $SCN_VARIANTS; do
 			for i in $(scn_var "$v" hogs | tr ',' ' '); do
-				has_ok "$v" "spread_pct.${i%%:*}" ">=" 0
+				# short-lived hogs (fork=) have no spread, only shares
+				fk=$(scn_var "$v" fork)
+				if [ "${fk:-$(scn_param fork 0)}" = 0 ]; then
+					has_ok "$v" "spread_pct.${i%%:*}" ">=" 0
+				else
+					has_ok "$v" "share_pct.${i%%:*}" ">" 0
+				fi
 				# with toggle=NAME, the other leaves' shares while NAME idles
 				[ -z "$(scn_param toggle)" ] || [ "${i%%:*}" = "$(scn_param toggle)" ] ||
 					has_ok "$v" "share_idle_pct.${i%%:*}" ">" 0

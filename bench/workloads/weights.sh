@@ -12,11 +12,18 @@
 #                toggle=NAME  the leaf NAME goes idle and active: frozen
 #                          (cgroup.freeze) every other phase of the window
 #                period=MS  length of one phase with toggle (default 500)
+#                fork=US   (also per variant) the hogs are short-lived
+#                          instead: per leaf, `hogs`
+#                          forkexit loops (tests/tools/forkexit.c -s US)
+#                          each fork a child that spins US microseconds of
+#                          CPU and exits; shows whether a scheduler keeps
+#                          a cgroup's share when its tasks never live long
 # Metrics: share_pct.NAME, share_cfg_pct.NAME, err_pp.NAME (measured minus
 # configured, percentage points), max_abs_err_pp, busy_pct (the leaves'
 # CPU time in % of all vCPUs: < 100 means the hogs did not saturate),
 # spread_pct.NAME (CPU time inside the leaf: (max - min) / mean of its
-# workers' CPU time over the window, in %; 0 when they got the same).
+# workers' CPU time over the window, in %; 0 when they got the same; not
+# with fork=, whose workers do not outlive the window).
 # With toggle, share_pct/err_pp come from the phases in which every leaf
 # runs, and the other leaves also get share_idle_pct.NAME,
 # share_idle_cfg_pct.NAME and err_idle_pp.NAME for the phases in which
@@ -25,6 +32,8 @@
 # Limits: needs the cpu controller on along every leaf's path.
 
 hog_leaves() { scn_var "$1" hogs | tr ',' ' '; }
+# hog_fork V: the child's spin in us with fork= (variant, else scenario), or 0
+hog_fork() { local f; f=$(scn_var "$1" fork); echo "${f:-$(scn_param fork 0)}"; }
 
 # hog_path V NAME: the cgroup of leaf NAME in variant V ("" if none)
 hog_path() {
@@ -36,6 +45,7 @@ hog_path() {
 }
 
 HOG_FZ=
+FORKEXIT=$ROOT/build/tools/forkexit
 
 wl_check() {
 	local v i n t p
@@ -48,6 +58,10 @@ wl_check() {
 			[[ $i =~ ^[a-z0-9_A-Z]+:[A-Za-z0-9_./-]+$ ]] || { echo "weights: variant $v: bad entry '$i' (NAME:CGROUP)" >&2; return 1; }
 		done
 	done
+	for v in $SCN_VARIANTS; do
+		t=$(hog_fork "$v")
+		scn_valid_uint "$t" && [ "$t" -le 10000000 ] || { echo "weights: variant $v: fork must be 0-10000000 (us)" >&2; return 1; }
+	done
 	t=$(scn_param toggle '')
 	[ -n "$t" ] || return 0
 	p=$(scn_param period 500)
@@ -59,7 +73,13 @@ wl_check() {
 	done
 }
 
-wl_prepare() { :; }
+wl_prepare() {
+	local v
+	for v in $SCN_VARIANTS; do
+		[ "$(hog_fork "$v")" = 0 ] || [ -x "$FORKEXIT" ] ||
+			{ echo "weights: $FORKEXIT not built (make bpf)" >&2; return 1; }
+	done
+}
 
 wl_start() {
 	local i t=$((SCN_WARMUP + SCN_DURATION + 120)) leaves=()
@@ -68,6 +88,7 @@ wl_start() {
 	# configured shares, computed before the hogs make every fork slow
 	HOG_CFG=$(cg_shares "${leaves[@]}") || return 1
 	HOG_CFG_IDLE= HOG_FZ=
+FORKEXIT=$ROOT/build/tools/forkexit
 	if [ -n "$(scn_param toggle '')" ]; then
 		i=$(hog_path "$1" "$(scn_param toggle)")
 		HOG_FZ=$(cg_dir "$i")/cgroup.freeze
@@ -76,13 +97,17 @@ wl_start() {
 		HOG_CFG_IDLE=$(cg_shares $(printf '%s\n' "${leaves[@]}" | grep -vxF "$i")) || return 1
 	fi
 	for i in $(hog_leaves "$1"); do
-		cg_run "${i#*:}" stress-ng -q --temp-path /tmp --cpu "$(scn_param hogs 2)" --cpu-method "$(scn_param method int64)" --timeout "${t}s" >>/tmp/bench-hogs.log 2>&1 &
+		if [ "$(hog_fork "$1")" != 0 ]; then
+			cg_run "${i#*:}" "$FORKEXIT" -n "$(scn_param hogs 2)" -t "$t" -s "$(hog_fork "$1")" >>/tmp/bench-hogs.log 2>&1 &
+		else
+			cg_run "${i#*:}" stress-ng -q --temp-path /tmp --cpu "$(scn_param hogs 2)" --cpu-method "$(scn_param method int64)" --timeout "${t}s" >>/tmp/bench-hogs.log 2>&1 &
+		fi
 		HOG_PIDS+=($!)
 	done
 	sleep 1
 	for i in $(hog_leaves "$1"); do
 		grep -q '^populated 1' "$(cg_dir "${i#*:}")/cgroup.events" ||
-			{ echo "weights: stress-ng is not running in ${i#*:}:" >&2; cat /tmp/bench-hogs.log >&2; return 1; }
+			{ echo "weights: the hogs are not running in ${i#*:}:" >&2; cat /tmp/bench-hogs.log >&2; return 1; }
 	done
 }
 
@@ -135,7 +160,7 @@ wl_measure() {
 	sleep "$SCN_WARMUP"
 	t0=$EPOCHREALTIME
 	for k in "${!paths[@]}"; do cg_usage_into "u[$k]" "${paths[$k]}" || return 1; done
-	for k in "${!paths[@]}"; do h0[k]=$(hog_times "${paths[$k]}"); done
+	[ "$(hog_fork "$v")" != 0 ] || for k in "${!paths[@]}"; do h0[k]=$(hog_times "${paths[$k]}"); done
 	for ((ph = 0; ph < nph; ph++)); do
 		[ -z "$HOG_FZ" ] || echo $((ph % 2)) >"$HOG_FZ" || return 1
 		sleep "$secs"
@@ -147,7 +172,7 @@ wl_measure() {
 	done
 	[ -z "$HOG_FZ" ] || echo 0 >"$HOG_FZ" || return 1
 	t1=$EPOCHREALTIME
-	for k in "${!paths[@]}"; do h1[k]=$(hog_times "${paths[$k]}"); done
+	[ "$(hog_fork "$v")" != 0 ] || for k in "${!paths[@]}"; do h1[k]=$(hog_times "${paths[$k]}"); done
 	for k in "${!paths[@]}"; do
 		in="$in${names[$k]} ${on[k]} ${off[k]} ${paths[$k]}"$'\n'
 	done
@@ -178,6 +203,7 @@ wl_measure() {
 			}
 			printf "max_abs_err_pp %.3f\nbusy_pct %.3f\n", mx, all / (wall * ncpu * 10000)
 		}' <<<"$in" || return 1
+	[ "$(hog_fork "$v")" = 0 ] || return 0
 	for k in "${!paths[@]}"; do
 		sp=$(hog_spread "${h0[k]}" "${h1[k]}") ||
 			{ echo "weights: no worker of ${paths[$k]} ran in the window" >&2; return 1; }

@@ -5,7 +5,10 @@
  * child + waitpid() for T seconds (-t, default 5) and count; prints
  * "forks_per_s X" (all workers together) and exits 0. Every task exit goes
  * through the scheduler's task free path (sched_ext_free()), so this is the
- * load that shows what the free path costs.
+ * load that shows what the free path costs. With -s US each child first
+ * spins for US microseconds of its own CPU time: short-lived CPU-bound
+ * tasks (a CGI per request), the load on which a scheduler must carry a
+ * cgroup's CPU debt from its exited tasks to its new ones.
  *
  * Limits: measures wall-clock throughput, so it includes everything fork
  * and exit do, and the host's noise under QEMU; compare runs taken in one
@@ -28,27 +31,45 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* spin until this process has used @us microseconds of CPU */
+static void spin_cpu(long us)
+{
+	struct timespec ts;
+	long long end_ns = us * 1000LL, used;
+
+	do {
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+		used = ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	} while (used < end_ns);
+}
+
 static void usage(FILE *f, const char *prog)
 {
-	fprintf(f, "usage: %s [-n WORKERS] [-t SECONDS]\n"
+	fprintf(f, "usage: %s [-n WORKERS] [-t SECONDS] [-s US]\n"
 		"  fork()/_exit()/waitpid() loops in WORKERS processes (default 4)\n"
-		"  for SECONDS (default 5); prints \"forks_per_s X\"\n", prog);
+		"  for SECONDS (default 5); prints \"forks_per_s X\"\n"
+		"  -s US: each child spins for US microseconds of CPU time before\n"
+		"         it exits (default 0, at most 10000000)\n", prog);
 }
 
 int main(int argc, char **argv)
 {
 	unsigned long *counts;
 	int n = 4, t = 5, opt, i, bad = 0;
+	long spin_us = 0;
 	unsigned long total = 0;
 	double start, elapsed;
 
-	while ((opt = getopt(argc, argv, "n:t:h")) != -1) {
+	while ((opt = getopt(argc, argv, "n:t:s:h")) != -1) {
 		switch (opt) {
 		case 'n':
 			n = atoi(optarg);
 			break;
 		case 't':
 			t = atoi(optarg);
+			break;
+		case 's':
+			spin_us = atol(optarg);
 			break;
 		case 'h':
 			usage(stdout, argv[0]);
@@ -58,8 +79,9 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (n < 1 || n > 256 || t < 1 || t > 3600) {
-		fprintf(stderr, "forkexit: -n must be 1-256 and -t 1-3600\n");
+	if (n < 1 || n > 256 || t < 1 || t > 3600 || spin_us < 0 ||
+	    spin_us > 10000000) {
+		fprintf(stderr, "forkexit: -n must be 1-256, -t 1-3600 and -s 0-10000000\n");
 		return 2;
 	}
 
@@ -88,8 +110,11 @@ int main(int argc, char **argv)
 
 				if (c < 0)
 					_exit(1);
-				if (!c)
+				if (!c) {
+					if (spin_us)
+						spin_cpu(spin_us);
 					_exit(0);
+				}
 				if (waitpid(c, NULL, 0) != c)
 					_exit(1);
 				counts[i]++;
