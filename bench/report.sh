@@ -28,6 +28,30 @@ for f in raw.csv meta.txt scenario.scn; do [ -f "$dir/$f" ] || die "$dir/$f miss
 [ -x "$STATS" ] || die "$STATS missing (make bench builds it)"
 scn_load "$dir/scenario.scn" "$(sed -n 's/^mode=quick$/quick/p' "$dir/meta.txt")" || exit 1
 meta() { sed -n "s/^$1=//p" "$dir/meta.txt"; }
+
+# hist_pooled HIST_CSV: one table row per variant and histogram metric of
+# the ok runs: runs, samples, p50/p90/p99/p99.9 (value / 1000: us -> ms)
+hist_pooled() {
+	local t
+	t=$(mktemp)
+	awk -F, 'NR > 1 && $8 == "ok" { print $3, $5, $6, $7; if (!(($3, $5, $1, $2) in seen)) { seen[$3, $5, $1, $2] = 1; print $3, $5, "runs", 1 } }' "$1" |
+		sort -k1,1 -k2,2 -k3,3n >"$t"
+	awk 'FNR == 1 { f++ }
+		f == 1 && $3 == "runs" { runs[$1 " " $2]++; next }
+		f == 1 { tot[$1 " " $2] += $4; next }
+		$3 == "runs" { next }
+		{ k = $1 " " $2
+		  if (k != cur) { if (cur != "") row(cur); cur = k; c = 0; p50 = p90 = p99 = p999 = "" }
+		  c += $4
+		  if (p50 == "" && c >= 0.50 * tot[k]) p50 = $3
+		  if (p90 == "" && c >= 0.90 * tot[k]) p90 = $3
+		  if (p99 == "" && c >= 0.99 * tot[k]) p99 = $3
+		  if (p999 == "" && c >= 0.999 * tot[k]) p999 = $3 }
+		function row(k,   a) { split(k, a, " ")
+			printf "| %s | %s | %d | %d | %.1f | %.1f | %.1f | %.1f |\n", a[1], a[2], runs[k], tot[k], p50 / 1000, p90 / 1000, p99 / 1000, p999 / 1000 }
+		END { if (cur != "") row(cur) }' "$t" "$t"
+	rm -f "$t"
+}
 SCN_NAME=$(meta scenario); SCN_NAME=${SCN_NAME:-$(basename "$dir")}
 
 "$STATS" summary "$dir/raw.csv" >"$dir/stats-summary.csv" || die "stats summary failed"
@@ -322,6 +346,19 @@ esac
 			"$STATS" ratio "$dir/stats-derived-rows.csv" "$b" "$o" 2>/dev/null |
 				awk -F, -v l="$l" '$1 == "cpu_ms_per_req" { printf "| %s | %s | %.4f | %s |\n", l, $2, $3, ($4 == "" ? "-" : sprintf("%.4f .. %.4f", $4, $5)) }'
 		done <<<"$COMPARES"
+		echo
+	fi
+	if [ -s "$dir/hist.csv" ]; then
+		echo "## Latency pooled over runs"
+		echo
+		echo "Every ok run's whole latency histogram (wrk, [hist.csv](hist.csv)) summed per"
+		echo "variant and instance; percentiles by nearest rank.  A run weighs by its"
+		echo "request count, and a pooled percentile has no interval here: the spread"
+		echo "between runs is in the per-run p99 of the tables below."
+		echo
+		echo "| variant | metric | runs | requests | p50 ms | p90 ms | p99 ms | p99.9 ms |"
+		echo "|---|---|---|---|---|---|---|---|"
+		hist_pooled "$dir/hist.csv"
 		echo
 	fi
 	echo "## Saturation and host interference"

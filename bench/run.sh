@@ -247,7 +247,7 @@ for f in "${files[@]}"; do
 	while [ -e "$final" ]; do n=$((n + 1)); final=$parent/$(date +%F)-$SCN_NAME-$n; done
 	mkdir -p "$parent"
 	mkdir "$final"
-	for x in raw.csv runs.csv meta.txt qemu-cmdline scenario.scn summary.md progress.log \
+	for x in raw.csv runs.csv hist.csv meta.txt qemu-cmdline scenario.scn summary.md progress.log \
 		progress-host.csv host-samples.csv guest-errors.log scx-loader.log dmesg.txt pinning; do
 		[ -s "$dir/$x" ] && cp "$dir/$x" "$final/"
 	done

@@ -6,7 +6,7 @@
 # scheduler run, host samples, meta.txt, qemu-cmdline, dmesg, summary.md
 # with the comparisons and saturation sections, PNG plots, and the
 # workload-specific figures (overlap, traced waits, spread inside a leaf,
-# shares while a leaf idles, wake-up latency);
+# shares while a leaf idles, wake-up latency, web's latency histograms);
 # then checks that a scenario with a broken cgroup config is refused with
 # cgconfigparser's message before anything runs.  It checks the plumbing,
 # not the numbers.  Limits: needs the built kernel; takes a few minutes.
@@ -62,6 +62,14 @@ for f in "$BENCH"/scenarios/*.scn; do
 		awk -F, '$6 == "busy_pct" && $7 > 0 { f = 1 } END { exit !f }' "$d/raw.csv" || bad "$name: no busy_pct"
 		awk -F, '$6 == "web_cpu_ms_per_req" && $7 > 0 { f = 1 } END { exit !f }' "$d/raw.csv" || bad "$name: no web_cpu_ms_per_req"
 		grep -q '^## Guest CPU per request' "$d/summary.md" || bad "$name: summary has no CPU per request"
+		# wrk's histogram of every instance, pooled in the summary
+		for v in $SCN_VARIANTS; do
+			for i in $(scn_var "$v" web | tr ',' ' '); do
+				awk -F, -v v="$v" -v m="latency_us.${i%%:*}" '$3 == v && $5 == m && $7 > 0 && $8 == "ok" { f = 1 } END { exit !f }' \
+					"$d/hist.csv" 2>/dev/null || bad "$name: no latency histogram of ${i%%:*} for variant $v"
+			done
+		done
+		grep -q '^## Latency pooled over runs' "$d/summary.md" || bad "$name: summary has no pooled latency"
 	fi
 	# the SMT scenarios measure overlap in every run, and boot SMT siblings
 	if [ "$SCN_WORKLOAD" = smt ] || [ "$(scn_param overlap no)" = yes ]; then

@@ -10,22 +10,26 @@
 #                                    rounds x variants (in the scenario's
 #                                    order) and write $OUT/raw.csv, plus
 #                                    $OUT/runs.csv (one row per run: status,
-#                                    loader exit code, exit reason) and
-#                                    $OUT/dmesg.txt
+#                                    loader exit code, exit reason),
+#                                    $OUT/hist.csv (histograms a workload
+#                                    wrote to $BENCH_HIST as "METRIC VALUE
+#                                    COUNT" lines) and $OUT/dmesg.txt
 # Progress lines go to stdout and $OUT/progress.log; errors to stderr and
 # $OUT/guest-errors.log.  Exit status 0 only if every step worked (runs
 # refused because a scheduler was ejected still count as "worked").
 set -uo pipefail
 BENCH=$(cd "$(dirname "$0")/.." && pwd)
 ROOT=$(dirname "$BENCH")
-export BENCH ROOT
-case ${1-} in -h | --help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+# where a workload may write histograms ("METRIC VALUE COUNT" lines)
+BENCH_HIST=/tmp/bench-hist
+export BENCH ROOT BENCH_HIST
+case ${1-} in -h | --help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 : "${OUT:?main.sh: \$OUT is not set (run it through bench/run.sh)}"
 . "$BENCH/lib/scenario.sh"
 . "$BENCH/lib/cgroup.sh"
 . "$BENCH/lib/cpustat.sh"
 
-usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; }
 die() { echo "bench: $*" >&2; exit 1; }
 exec 2> >(tee -a "$OUT/guest-errors.log" >&2)
 
@@ -66,6 +70,7 @@ one_run() {
 	unset -f sched_start sched_alive sched_stop sched_exit_info
 	. "$(sched_file "$s")" || die "cannot load scheduler $s"
 	: >/tmp/bench-metrics
+	: >"$BENCH_HIST"
 	if ! sched_start; then
 		status=sched-start-failed
 		sched_stop || die "scheduler $s did not stop after a failed start"
@@ -87,6 +92,11 @@ one_run() {
 	while read -r m val; do
 		echo "$r,$i,$v,$s,$c,$m,$val,$status" >>"$OUT/raw.csv"
 	done </tmp/bench-metrics
+	if [ -s "$BENCH_HIST" ]; then
+		[ -s "$OUT/hist.csv" ] || echo "round,run,variant,sched,metric,value,count,status" >"$OUT/hist.csv"
+		awk -v OFS=, -v p="$r,$i,$v,$s" -v st="$status" 'NF == 3 { print p, $1, $2, $3, st }' \
+			"$BENCH_HIST" >>"$OUT/hist.csv"
+	fi
 	# how the scheduler ended: "RC|REASON" from the plug-in, if it knows
 	local info='|'
 	declare -F sched_exit_info >/dev/null && info=$(sched_exit_info)

@@ -81,7 +81,7 @@ append_merge() {
 	tmp=$dir.merge-$$
 	rm -rf "$tmp"
 	cp -a "$dir" "$tmp" || return 1
-	for f in raw.csv runs.csv; do
+	for f in raw.csv runs.csv hist.csv; do
 		[ -s "$new/$f" ] || continue
 		[ -s "$tmp/$f" ] || head -n 1 "$new/$f" >"$tmp/$f"
 		awk -F, -v OFS=, -v ro="$ro" -v io="$io" 'NR > 1 { $1 += ro; $2 += io; print }' \

@@ -28,6 +28,8 @@
 # cgroups' CPU time), client_cpu_pct (wrk's CPU time in % of one vCPU),
 # busy_pct (the guest's CPUs busy over the measured window, /proc/stat) and
 # requests.NAME (wrk's request count: the samples behind the percentiles),
+# and into hist.csv wrk's whole latency histogram per instance
+# (latency_us.NAME, bench/lib/wrk-hist.lua) for percentiles pooled over runs;
 # conns (the variant's wrk connections), web_cpu_ms_per_req (the web
 # cgroups' CPU ms per second of the measured window over req_s).
 # Limits: up to 9 instances (ports 8081..8089 on 127.0.0.1); apache's
@@ -231,6 +233,7 @@ web_wrk() {
 		port=$((port + 1))
 		# shellcheck disable=SC2046
 		cg_run "$(scn_var "$v" client)" $(web_wrap "$v" "$(scn_var "$v" client)") wrk --latency -t1 -c"$per" -d"${secs}s" --timeout 30s \
+			-s "$BENCH/lib/wrk-hist.lua" \
 			"http://127.0.0.1:$port/cgi-bin/sha1" >"$WEB_DIR/wrk-$tag-${i%%:*}.out" 2>&1 &
 		pids+=($!)
 	done
@@ -277,6 +280,9 @@ wl_measure() {
 		echo "p90_ms.$name $p90"
 		echo "p99_ms.$name $p99"
 		echo "requests.$name $nreq"
+		# the whole histogram, for percentiles pooled over runs (hist.csv)
+		awk -v n="$name" '$1 == "latency_hist" { print "latency_us." n, $2, $3 }' \
+			"$WEB_DIR/wrk-run-$name.out" >>"$BENCH_HIST"
 		awk -v d=$((u1[k] - u0[k])) -v s=$sum -v n="$name" 'BEGIN { if (s > 0) printf "cpu_pct.%s %.3f\n", n, 100 * d / s }'
 	done
 	echo "req_s $total"

@@ -40,6 +40,15 @@ awk 'BEGIN { srand(5); print "round,run,variant,sched,config,metric,value,status
 { echo "epoch,line"; for i in $(seq 12); do echo "$((100 + 10 * i)),[web] round 1/6  run $i/12  variant flat  sched cfs"; done
   echo "230,[web] done: 12 runs"; } >"$d/progress-host.csv"
 { echo "epoch,load1,compiler,other_qemu"; for t in $(seq 110 5 225); do echo "$t,1.0,$([ $t = 155 ] && echo 1 || echo 0),0"; done; } >"$d/host-samples.csv"
+# wrk histograms: every run of flat holds 1..100 ms once each; run 3 (flat,
+# ejected) holds a 10 s outlier that must not count
+{ echo "round,run,variant,sched,metric,value,count,status"
+  for i in $(seq 12); do
+	[ $((i % 2)) = 1 ] || continue
+	st=ok; [ $i = 3 ] && st=ejected
+	for k in $(seq 100); do echo "$(((i + 1) / 2)),$i,flat,cfs,latency_us.web,$((1000 * k)),1,$st"; done
+	[ $i = 3 ] && echo "2,3,flat,cfs,latency_us.web,10000000,50,ejected"
+  done; } >"$d/hist.csv"
 "$ROOT/bench/report.sh" "$d" >/dev/null || { echo "FAIL: report.sh web"; fail=1; }
 s=$d/summary.md
 grep -q '^# Bench results: web (full mode)' "$s" || { echo "FAIL: title"; fail=1; }
@@ -53,6 +62,9 @@ grep -Eq '^\| nested:flatcg/cfs \| req_s \| 5 \| 1\.[0-9]{4} \| [0-9.]+ \.\. [0-
 grep -q '^- run 8 (round 4, nested): guest CPUs 90.0% busy' "$s" || { echo "FAIL: unsaturated run not flagged"; fail=1; }
 grep -q '^- run 5: host busy: a compiler ran;' "$s" || { echo "FAIL: host interference not flagged"; fail=1; }
 grep -q '^- run 6 (nested): p99 of web stands on 400 requests' "$s" || { echo "FAIL: thin p99 not flagged"; fail=1; }
+# pooled: 5 ok runs x 100 values; nearest rank p50 50, p90 90, p99 99, p99.9 100 ms
+grep -q '^| flat | latency_us.web | 5 | 500 | 50.0 | 90.0 | 99.0 | 100.0 |$' "$s" || { echo "FAIL: pooled latency row"; fail=1; }
+[ "$(grep -c '^| nested | latency_us' "$s")" = 0 ] || { echo "FAIL: pooled row for a variant without histograms"; fail=1; }
 [ "$(grep -c 'stands on' "$s")" = 1 ] || { echo "FAIL: thin p99 flagged on the wrong runs"; fail=1; }
 [ "$(grep -c 'host busy' "$s")" = 1 ] || { echo "FAIL: host interference flagged on the wrong runs"; fail=1; }
 grep -q '^| 4 | 2 | nested | flatcg | ok | 0 | unregistered from user space |' "$s" || { echo "FAIL: exit table"; fail=1; }

@@ -53,6 +53,8 @@ folder() {
 		echo "$t,0.1,$([ "$t" = "${6-}" ] && echo 1 || echo 0),0"
 	  done; } >"$d/host-samples.csv"
 	echo "boot seed $4" >"$d/dmesg.txt"
+	{ echo "round,run,variant,sched,metric,value,count,status"
+	  echo "$n,$i,b,cfs,latency_us.web,1000,3,ok"; } >"$d/hist.csv"
 }
 
 d=$tmp/res
@@ -81,6 +83,8 @@ append_merge "$d" "$tmp/new" || bad "append_merge failed"
 [ "$(awk -F, 'NR > 1 { print $1 }' "$d/raw.csv" | sort -un | tr '\n' ' ')" = "1 2 3 4 5 " ] || bad "rounds not 1-5"
 [ "$(awk -F, 'NR > 1 { print $2 }' "$d/raw.csv" | sort -un | wc -l)" = 10 ] || bad "run numbers not unique"
 grep -qx '5,10,b,cfs,ok,,' "$d/runs.csv" || bad "runs.csv not renumbered"
+grep -qx '5,10,b,cfs,latency_us.web,1000,3,ok' "$d/hist.csv" && [ "$(wc -l <"$d/hist.csv")" = 3 ] ||
+	bad "hist.csv not merged"
 [ "$(grep -c '^round' "$d/raw.csv")" = 1 ] || bad "a second header in raw.csv"
 grep -q '^2040,\[web\] round 5/5  run 10/10  variant b' "$d/progress-host.csv" || bad "progress-host.csv not renumbered"
 grep -q '^\[web\] round 4/5  run 7/10  variant a' "$d/progress.log" || bad "progress.log not renumbered"
