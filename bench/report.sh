@@ -144,6 +144,35 @@ plot_rounds() {
 }
 
 
+# plot_cdf METRIC PNG: the pooled histogram METRIC of hist.csv (us) as one
+# cumulative curve per variant, latency on a log axis
+plot_cdf() {
+	local data=$dir/.plot-cdf.dat v n=0 cmd=
+	: >"$data"
+	for v in $SCN_VARIANTS; do
+		awk -F, -v v="$v" -v m="$1" 'NR > 1 && $3 == v && $5 == m && $8 == "ok" { print $6, $7 }' "$dir/hist.csv" |
+			sort -k1,1n >"$data.one"
+		[ -s "$data.one" ] || continue
+		awk 'FNR == NR { t += $2; next } { c += $2; print $1 / 1000, 100 * c / t }' "$data.one" "$data.one" >>"$data"
+		printf '\n\n' >>"$data"
+		cmd="$cmd${cmd:+, }\"$data\" index $n using 1:2 with steps lw 1.5 title \"$v\""
+		n=$((n + 1))
+	done
+	rm -f "$data.one"
+	[ $n -gt 0 ] || { rm -f "$data"; return 0; }
+	gnuplot <<-EOF || die "gnuplot failed for cdf $1"
+		$(png_head "$2" "$SCN_NAME: latency of ${1#latency_us.}, all ok runs pooled" "% of requests at or below")
+		set yrange [0:100]
+		set logscale x
+		set xlabel "latency, ms (log scale)"
+		set grid xtics ytics
+		set key bottom right
+		plot $cmd
+	EOF
+	rm -f "$data"
+	echo "![$1]($2)" >>"$dir/.plots.md"
+}
+
 # png_head PNG TITLE YLABEL: the gnuplot lines every plot starts with
 png_head() {
 	printf '%s\n' 'set terminal pngcairo size 640,420 font "sans,10" noenhanced' \
@@ -225,7 +254,12 @@ web)
 	for m in $(awk -F, 'NR > 1 && $2 ~ /^p99_ms\./ { print $2 }' "$dir/stats-summary.csv" | sort -u); do
 		plot_bars "$m" "latency p99 of ${m#p99_ms.}, ms (lower is better)" "$m.png"
 	done
-	plot_bars overlap_pct "siblings running different cgroups, % of time" overlap.png ;;
+	plot_bars overlap_pct "siblings running different cgroups, % of time" overlap.png
+	if [ -s "$dir/hist.csv" ]; then
+		for m in $(awk -F, 'NR > 1 { print $5 }' "$dir/hist.csv" | sort -u); do
+			plot_cdf "$m" "cdf.${m#latency_us.}.png"
+		done
+	fi ;;
 weights) plot_shares shares.png ;;
 overhead)
 	plot_bars pipe_usec_op "usec per pipe round trip (lower is better)" pipe.png

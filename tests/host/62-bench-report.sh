@@ -65,6 +65,7 @@ grep -q '^- run 6 (nested): p99 of web stands on 400 requests' "$s" || { echo "F
 # pooled: 5 ok runs x 100 values; nearest rank p50 50, p90 90, p99 99, p99.9 100 ms
 grep -q '^| flat | latency_us.web | 5 | 500 | 50.0 | 90.0 | 99.0 | 100.0 |$' "$s" || { echo "FAIL: pooled latency row"; fail=1; }
 [ "$(grep -c '^| nested | latency_us' "$s")" = 0 ] || { echo "FAIL: pooled row for a variant without histograms"; fail=1; }
+is_png "$d/cdf.web.png" || { echo "FAIL: no pooled latency plot"; fail=1; }
 [ "$(grep -c 'stands on' "$s")" = 1 ] || { echo "FAIL: thin p99 flagged on the wrong runs"; fail=1; }
 [ "$(grep -c 'host busy' "$s")" = 1 ] || { echo "FAIL: host interference flagged on the wrong runs"; fail=1; }
 grep -q '^| 4 | 2 | nested | flatcg | ok | 0 | unregistered from user space |' "$s" || { echo "FAIL: exit table"; fail=1; }
