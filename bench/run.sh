@@ -186,7 +186,7 @@ meta() {
 	echo "accel=$(sed -n 's/^accel=//p' "$2/timing" 2>/dev/null || grep -o 'accel [a-z]*' "$2/qemu-cmdline" | cut -d' ' -f2)"
 	echo "kernel_config_sha1=$(now_kcfg)"
 	echo "series_commit=$(now_series)"
-	echo "harness_commit=$(git -C "$ROOT" rev-parse -q --verify HEAD 2>/dev/null || echo none)$(git -C "$ROOT" status --porcelain 2>/dev/null | grep -q . && echo '+dirty')"
+	echo "harness_commit=$(git -C "$ROOT" rev-parse -q --verify HEAD 2>/dev/null || echo none)$(git -C "$ROOT" status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo '+dirty')"
 	echo "qemu=$(qemu-system-x86_64 --version | head -1)"
 	sed 's/^/guest_/' "$2/guest-info.txt" 2>/dev/null
 }
