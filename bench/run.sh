@@ -39,8 +39,9 @@ Run bench scenarios (default: every bench/scenarios/*.scn) in QEMU.
             again (a new shuffle seed unless the file fixes one), then
             merges raw.csv, the logs and host samples into DIR and remakes
             its report.  Refused before booting unless the kernel (config
-            sha1, series commit), mode, vCPUs, memory and pinning match
-            DIR/meta.txt, and before merging unless the guest kernel does
+            sha1, series commit), the schedulers' binaries, mode, vCPUs,
+            memory and pinning match DIR/meta.txt, and before merging
+            unless the guest kernel does
   -h        this help
 SCENARIO is a name (bench/scenarios/NAME.scn) or a path to a .scn file.
 Progress is printed as: [scenario] round r/R run i/n variant V sched S elapsed.
@@ -110,9 +111,23 @@ done
 now_kcfg() { sha1sum "$BUILD/kbuild/.config" 2>/dev/null | cut -d' ' -f1; }
 now_series() { git -C "$BUILD/linux" rev-parse HEAD 2>/dev/null || echo unknown; }
 now_pinned() { [ -n "$pin" ] && echo yes || echo no; }
+# sched_sha1_NAME=HASH per scheduler of the loaded scenario whose plug-in
+# names its binary (sched_binary): rounds are only merged under the same
+now_scheds() {
+	local s sf bin
+	for s in $(scn_scheds); do
+		sf=${BENCH_SCHED_DIR:-/nonexistent}/$s.sh
+		[ -f "$sf" ] || sf=$BENCH/schedulers/$s.sh
+		bin=$(. "$sf" && declare -F sched_binary >/dev/null && sched_binary) || continue
+		echo "sched_sha1_$s=$(sha1sum "$bin" 2>/dev/null | cut -d' ' -f1)"
+	done
+}
 if [ -n "$append" ]; then
+	scn_load "$1" "$quick" || exit 1
+	# shellcheck disable=SC2046
 	append_compat "$append" "kernel_config_sha1=$(now_kcfg)" "series_commit=$(now_series)" \
-		"mode=${quick:-full}" "guest_vcpus=$cpus" "guest_mem_mib=$mem" "vcpus_pinned=$(now_pinned)" ||
+		"mode=${quick:-full}" "guest_vcpus=$cpus" "guest_mem_mib=$mem" "vcpus_pinned=$(now_pinned)" \
+		$(now_scheds) ||
 		die "-a $append: not the same experiment (above); nothing was booted"
 fi
 
@@ -186,6 +201,7 @@ meta() {
 	echo "accel=$(sed -n 's/^accel=//p' "$2/timing" 2>/dev/null || grep -o 'accel [a-z]*' "$2/qemu-cmdline" | cut -d' ' -f2)"
 	echo "kernel_config_sha1=$(now_kcfg)"
 	echo "series_commit=$(now_series)"
+	now_scheds
 	echo "harness_commit=$(git -C "$ROOT" rev-parse -q --verify HEAD 2>/dev/null || echo none)$(git -C "$ROOT" status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo '+dirty')"
 	echo "qemu=$(qemu-system-x86_64 --version | head -1)"
 	sed 's/^/guest_/' "$2/guest-info.txt" 2>/dev/null

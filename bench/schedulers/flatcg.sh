@@ -8,6 +8,7 @@
 
 # shellcheck disable=SC2086
 sched_preflight() { scx_preflight "${FLATCG:-$ROOT/build/flatcg/flatcg}"; }
+sched_binary() { echo "${FLATCG:-$ROOT/build/flatcg/flatcg}"; }
 sched_start() { scx_start 15 "${FLATCG:-$ROOT/build/flatcg/flatcg}" -j ${FLATCG_ARGS:-}; }
 sched_alive() { scx_alive; }
 sched_stop() { scx_stop; }

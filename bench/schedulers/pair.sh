@@ -9,6 +9,7 @@
 
 # shellcheck disable=SC2086
 sched_preflight() { scx_preflight "${PAIR:-$ROOT/build/pair/pair}"; }
+sched_binary() { echo "${PAIR:-$ROOT/build/pair/pair}"; }
 # shellcheck disable=SC2086
 sched_start() { scx_start 15 "${PAIR:-$ROOT/build/pair/pair}" -j ${PAIR_ARGS:-}; }
 sched_alive() { scx_alive; }

@@ -5,6 +5,7 @@
 . "$BENCH/schedulers/scx.sh"
 
 sched_preflight() { scx_preflight "${SCX_SIMPLE:-$ROOT/build/scx/scx_simple}"; }
+sched_binary() { echo "${SCX_SIMPLE:-$ROOT/build/scx/scx_simple}"; }
 sched_start() { scx_start 10 "${SCX_SIMPLE:-$ROOT/build/scx/scx_simple}"; }
 sched_alive() { scx_alive; }
 sched_stop() { scx_stop; }

@@ -5,7 +5,8 @@
 # samples so a busy host still flags the right run, records the boot in
 # meta.txt; report.sh pairs across the merged rounds and lists the boots.
 # Refused: another kernel in the guest (folder left as it was), and in
-# run.sh, before any boot, another kernel build, pinning or bad options.
+# run.sh, before any boot, another kernel build, scheduler binary, pinning
+# or bad options.
 # Synthetic folders, no QEMU.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -119,6 +120,18 @@ run() { BUILD=$fake STATS=$STATS "$ROOT/bench/run.sh" "$@" 2>&1; }
 out=$(run -a "$d") && bad "run.sh -a accepted another kernel build"
 grep -q 'kernel_config_sha1=k0, this run would have kernel_config_sha1=' <<<"$out" &&
 	grep -q 'not the same experiment (above); nothing was booted' <<<"$out" || bad "run.sh -a refusal: $out"
+# the same kernel build but another scheduler binary: refused by name
+mkdir -p "$tmp/plug" "$tmp/sd"
+echo 'sched_binary() { echo "$BIN"; }' >"$tmp/plug/fake.sh"
+echo one >"$tmp/bin"
+cp "$d/meta.txt" "$d/scenario.scn" "$d/raw.csv" "$tmp/sd/"
+sed -i 's/sched=cfs/sched=fake/' "$tmp/sd/scenario.scn"
+sed -i -e "s/^kernel_config_sha1=.*/kernel_config_sha1=$(sha1sum "$fake/kbuild/.config" | cut -d' ' -f1)/" \
+	-e 's/^series_commit=.*/series_commit=unknown/' "$tmp/sd/meta.txt"
+echo "sched_sha1_fake=$(echo two | sha1sum | cut -d' ' -f1)" >>"$tmp/sd/meta.txt"
+out=$(BIN=$tmp/bin BENCH_SCHED_DIR=$tmp/plug run -a "$tmp/sd") && bad "run.sh -a accepted another scheduler binary"
+grep -q "this run would have sched_sha1_fake=$(sha1sum "$tmp/bin" | cut -d' ' -f1)" <<<"$out" &&
+	[ "$(grep -c 'this run would have' <<<"$out")" = 1 ] || bad "run.sh -a scheduler refusal: $out"
 out=$(run -a "$d" web) && bad "run.sh -a with a scenario accepted"
 grep -q 'give no scenario' <<<"$out" || bad "run.sh -a DIR SCENARIO: $out"
 out=$(run -a "$d" -q) && bad "run.sh -a -q accepted"
