@@ -214,8 +214,10 @@ for f in "${files[@]}"; do
 	mkdir -p "$dir"
 	run_file=$f
 	if [ -n "$rounds" ]; then
-		scn_set_rounds "$f" "$rounds" >"$dir/scenario.scn"
-		run_file=$dir/scenario.scn SCN_ROUNDS=$rounds
+		# the guest names the scenario after its file
+		run_file=$stage/$SCN_NAME.scn SCN_ROUNDS=$rounds
+		scn_set_rounds "$f" "$rounds" >"$run_file"
+		cp "$run_file" "$dir/scenario.scn"
 	else
 		cp "$f" "$dir/scenario.scn"
 	fi
