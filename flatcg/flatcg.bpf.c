@@ -30,6 +30,15 @@
  * random on 6.1): [0] the cgroup the task's weight is counted in, [1] that
  * weight, [2] when it last started running, [3] flags.
  *
+ * A task's vtime carries its own debt, which dies with it; a cgroup's
+ * tasks may all be short-lived (a CGI per request). So each cgroup also
+ * keeps cvtime, its vtime as if it were one task of share hweight, and a
+ * task it starts begins there: CPU its exited tasks took stays charged
+ * to the cgroup, and CPU it could not get is credited. Both are capped at
+ * FCG_LEAD_SLICES slices of vtime, so a cgroup that ran ahead where nobody
+ * else could run (pinned tasks) does not make its new tasks wait for long,
+ * and one that was idle does not bank credit.
+ *
  * Limits: cgroups past the table's capacity or deeper than FCG_MAX_DEPTH
  * are not tracked and their tasks are scheduled as tasks of the root
  * cgroup (counted, never an ejection). Sleeper credit is bounded by
@@ -65,6 +74,9 @@ enum {
 #define TDF_DIRECT	1ULL
 
 #define ROOT_CGID	1
+
+/* how far a cgroup's cvtime may lead or lag vtime_now, in slices */
+#define FCG_LEAD_SLICES	10
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -374,7 +386,7 @@ void BPF_STRUCT_OPS(fcg_stopping, struct task_struct *p, bool runnable)
 {
 	u64 now = bpf_ktime_get_ns(), started = p->scx.bpf_data[TD_STARTED];
 	u64 cgid = p->scx.bpf_data[TD_CGID], w = p->scx.bpf_data[TD_WEIGHT];
-	u64 used, h, share, sum;
+	u64 used, h, share, sum, floor, lead, vnow;
 	struct fcg_cgrp *c;
 
 	cpu_set(0, 0);
@@ -401,6 +413,24 @@ void BPF_STRUCT_OPS(fcg_stopping, struct task_struct *p, bool runnable)
 	if (!share)
 		share = 1;
 	p->scx.dsq_vtime += used * FCG_ONE / share;
+
+	/*
+	 * The cgroup's vtime advances as one task's of share h would. It is
+	 * kept within FCG_LEAD_SLICES slices of vtime_now either way: an idle
+	 * cgroup banks no more credit, a busy one owes no more debt. One
+	 * sleeper budget was too narrow: a cgroup whose forking loops leave
+	 * gaps fell that far behind between its turns and lost its credit
+	 * (flatcg-fork: 62.3% for 66.7). Racy: a clamp may drop a concurrent
+	 * charge, but only of a cgroup that is at a bound anyway.
+	 */
+	vnow = READ_ONCE(vtime_now);
+	floor = vnow - FCG_LEAD_SLICES * slice_ns;
+	if (vtime_before(READ_ONCE(c->cvtime), floor))
+		WRITE_ONCE(c->cvtime, floor);
+	__sync_fetch_and_add(&c->cvtime, used * FCG_ONE / h);
+	lead = vnow + FCG_LEAD_SLICES * slice_ns;
+	if (vtime_before(lead, READ_ONCE(c->cvtime)))
+		WRITE_ONCE(c->cvtime, lead);
 }
 
 void BPF_STRUCT_OPS(fcg_quiescent, struct task_struct *p, u64 deq_flags)
@@ -414,9 +444,24 @@ void BPF_STRUCT_OPS(fcg_quiescent, struct task_struct *p, u64 deq_flags)
 	p->scx.bpf_data[TD_WEIGHT] = 0;
 }
 
+/*
+ * A new task (or, at load, every task) starts at its cgroup's cvtime, at
+ * most FCG_LEAD_SLICES slices behind vtime_now: a cgroup that took
+ * more than its share with tasks that have since exited waits its turn
+ * with new ones, one that took less goes first. Not vtime_now itself:
+ * the tasks of the cgroup ahead move vtime_now when they run, and new
+ * tasks started there would all be level again. At fork the child's
+ * cgroup is already known (sched_cgroup_fork()).
+ */
 void BPF_STRUCT_OPS(fcg_enable, struct task_struct *p)
 {
-	p->scx.dsq_vtime = READ_ONCE(vtime_now);
+	u64 v = READ_ONCE(vtime_now) - FCG_LEAD_SLICES * slice_ns;
+	u64 cgid = scx_bpf_task_cgroup_id(p);
+	struct fcg_cgrp *c = cgid ? cgrp_lookup(cgid) : NULL;
+
+	if (c && vtime_before(v, READ_ONCE(c->cvtime)))
+		v = READ_ONCE(c->cvtime);
+	p->scx.dsq_vtime = v;
 }
 
 s32 BPF_STRUCT_OPS(fcg_cgroup_init, struct cgroup *cgrp,

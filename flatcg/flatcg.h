@@ -43,6 +43,7 @@ struct fcg_cgrp {
 	u64			hweight;	/* cached hierarchical weight */
 	u64			hweight_gen;	/* hweight_gen it was computed at */
 	u64			runtime_ns;	/* CPU time of its own tasks */
+	u64			cvtime;		/* its vtime as one task of share hweight */
 	u32			level;
 	s32			nr_kids;	/* active child cgroups */
 };
