@@ -62,13 +62,18 @@ for f in "$BENCH"/scenarios/*.scn; do
 		awk -F, '$6 == "busy_pct" && $7 > 0 { f = 1 } END { exit !f }' "$d/raw.csv" || bad "$name: no busy_pct"
 		awk -F, '$6 == "web_cpu_ms_per_req" && $7 > 0 { f = 1 } END { exit !f }' "$d/raw.csv" || bad "$name: no web_cpu_ms_per_req"
 		grep -q '^## Guest CPU per request' "$d/summary.md" || bad "$name: summary has no CPU per request"
-		# wrk's histogram of every instance, pooled in the summary
+		# wrk's histogram of every instance that completed requests (in
+		# a quick run a low-weight instance may complete none), holding
+		# at least that many latencies; pooled in the summary
 		for v in $SCN_VARIANTS; do
 			for i in $(scn_var "$v" web | tr ',' ' '); do
-				awk -F, -v v="$v" -v m="latency_us.${i%%:*}" '$3 == v && $5 == m && $7 > 0 && $8 == "ok" { f = 1 } END { exit !f }' \
-					"$d/hist.csv" 2>/dev/null || bad "$name: no latency histogram of ${i%%:*} for variant $v"
+				n=$(awk -F, -v v="$v" -v m="requests.${i%%:*}" '$3 == v && $6 == m && $8 == "ok" { s += $7 } END { print s + 0 }' "$d/raw.csv")
+				[ "$n" -gt 0 ] || continue
+				awk -F, -v v="$v" -v m="latency_us.${i%%:*}" -v n="$n" '$3 == v && $5 == m && $8 == "ok" { c += $7 } END { exit !(c >= n) }' \
+					"$d/hist.csv" 2>/dev/null || bad "$name: the latency histogram of ${i%%:*} for variant $v holds fewer than its $n requests"
 			done
 		done
+		[ -s "$d/hist.csv" ] || bad "$name: no hist.csv"
 		grep -q '^## Latency pooled over runs' "$d/summary.md" || bad "$name: summary has no pooled latency"
 	fi
 	# the SMT scenarios measure overlap in every run, and boot SMT siblings
