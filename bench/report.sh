@@ -34,12 +34,15 @@ meta() { sed -n "s/^$1=//p" "$dir/meta.txt"; }
 hist_pooled() {
 	local t
 	t=$(mktemp)
-	awk -F, 'NR > 1 && $8 == "ok" { print $3, $5, $6, $7; if (!(($3, $5, $1, $2) in seen)) { seen[$3, $5, $1, $2] = 1; print $3, $5, "runs", 1 } }' "$1" |
+	: >"$t.n"
+	# "variant metric runs latencies" per key to $t.n; the histogram rows,
+	# sorted by value within each key, to $t
+	awk -F, -v nf="$t.n" 'NR > 1 && $8 == "ok" { k = $3 " " $5
+			if (!((k, $1, $2) in seen)) { seen[k, $1, $2] = 1; runs[k]++ }
+			tot[k] += $7; print k, $6, $7 }
+		END { for (k in runs) print k, runs[k], tot[k] >nf }' "$1" |
 		sort -k1,1 -k2,2 -k3,3n >"$t"
-	awk 'FNR == 1 { f++ }
-		f == 1 && $3 == "runs" { runs[$1 " " $2]++; next }
-		f == 1 { tot[$1 " " $2] += $4; next }
-		$3 == "runs" { next }
+	awk 'FILENAME == ARGV[1] { runs[$1 " " $2] = $3; tot[$1 " " $2] = $4; next }
 		{ k = $1 " " $2
 		  if (k != cur) { if (cur != "") row(cur); cur = k; c = 0; p50 = p90 = p99 = p999 = "" }
 		  c += $4
@@ -49,8 +52,8 @@ hist_pooled() {
 		  if (p999 == "" && c >= 0.999 * tot[k]) p999 = $3 }
 		function row(k,   a) { split(k, a, " ")
 			printf "| %s | %s | %d | %d | %.1f | %.1f | %.1f | %.1f |\n", a[1], a[2], runs[k], tot[k], p50 / 1000, p90 / 1000, p99 / 1000, p999 / 1000 }
-		END { if (cur != "") row(cur) }' "$t" "$t"
-	rm -f "$t"
+		END { if (cur != "") row(cur) }' "$t.n" "$t"
+	rm -f "$t" "$t.n"
 }
 SCN_NAME=$(meta scenario); SCN_NAME=${SCN_NAME:-$(basename "$dir")}
 

@@ -192,8 +192,10 @@ meta() {
 	echo "host_compiler_running_before=$3"
 	echo "host_load_after=$(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "host_compiler_running_after=$(compiling && echo yes || echo no)"
-	echo "host_compiler_samples=$(awk -F, 'NR > 1 && $3 == 1 { n++ } END { print n + 0 }' "$2/host-samples.csv") of $(($(wc -l <"$2/host-samples.csv") - 1)) (every 5 s)"
-	echo "host_other_qemu_samples=$(awk -F, 'NR > 1 && $4 > 0 { n++ } END { print n + 0 }' "$2/host-samples.csv")"
+	local samples
+	samples=$(append_samples "$2/host-samples.csv" 2>/dev/null)
+	echo "host_compiler_samples=$(sed -n 1p <<<"$samples")"
+	echo "host_other_qemu_samples=$(sed -n 2p <<<"$samples")"
 	echo "guest_vcpus=$cpus"
 	echo "vcpus_pinned=$(now_pinned)"
 	echo "guest_threads_per_core=$SCN_THREADS"

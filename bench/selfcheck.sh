@@ -97,8 +97,7 @@ for f in "$BENCH"/scenarios/*.scn; do
 		for v in $SCN_VARIANTS; do
 			for i in $(scn_var "$v" hogs | tr ',' ' '); do
 				# short-lived hogs (fork=) have no spread, only shares
-				fk=$(scn_var "$v" fork)
-				if [ "${fk:-$(scn_param fork 0)}" = 0 ]; then
+				if [ "$(scn_get "$v" fork 0)" = 0 ]; then
 					has_ok "$v" "spread_pct.${i%%:*}" ">=" 0
 				else
 					has_ok "$v" "share_pct.${i%%:*}" ">" 0

@@ -20,7 +20,7 @@
 append_meta() { sed -n "s/^$2=//p" "$1" | head -n 1; }
 
 # append_samples FILE: "compiler_samples other_qemu_samples" of a
-# host-samples.csv, in meta.txt's wording
+# host-samples.csv, in meta.txt's wording (run.sh meta(), append_merge)
 append_samples() {
 	awk -F, 'NR > 1 { n++; if ($3 == 1) c++; if ($4 > 0) q++ }
 		END { printf "%d of %d (every 5 s)\n%d\n", c, n, q }' "$1"

@@ -35,7 +35,8 @@
 # After scn_load FILE [quick]: SCN_NAME SCN_WORKLOAD SCN_DURATION SCN_WARMUP
 # SCN_ROUNDS SCN_VARIANTS (space-separated) SCN_ORDER SCN_SEED SCN_THREADS
 # are set;
-# scn_var V KEY and scn_param KEY [DEFAULT] read the rest; scn_compares
+# scn_var V KEY and scn_param KEY [DEFAULT] read the rest, scn_get V KEY
+# [DEFAULT] a key a variant may set for itself over the scenario's; scn_compares
 # lists the comparisons, scn_round_order R the variants of round R.  Errors
 # name FILE:LINE and return 1.
 
@@ -59,6 +60,8 @@ scn_kv() {
 
 scn_var() { local n="SCNV_${1}_$2"; printf '%s' "${!n-}"; }
 scn_param() { local n="SCNP_$1"; printf '%s' "${!n-${2-}}"; }
+# scn_get V KEY [DEFAULT]: variant V's KEY, else the scenario's, else DEFAULT
+scn_get() { local v; v=$(scn_var "$1" "$2"); printf '%s' "${v:-$(scn_param "$2" "${3-}")}"; }
 
 # scn_load FILE [quick]
 scn_load() {

@@ -23,15 +23,15 @@
 #                         wait_max_us.NAME (bench/lib/overlap.sh; the
 #                         tracing costs throughput: compare such runs only
 #                         with each other)
-# Metrics: req_s (sum over instances), per instance req_s.NAME,
-# p50_ms.NAME p90_ms.NAME p99_ms.NAME, cpu_pct.NAME (share of the web
-# cgroups' CPU time), client_cpu_pct (wrk's CPU time in % of one vCPU),
-# busy_pct (the guest's CPUs busy over the measured window, /proc/stat) and
-# requests.NAME (wrk's request count: the samples behind the percentiles),
-# and into hist.csv wrk's whole latency histogram per instance
-# (latency_us.NAME, bench/lib/wrk-hist.lua) for percentiles pooled over runs;
-# conns (the variant's wrk connections), web_cpu_ms_per_req (the web
-# cgroups' CPU ms per second of the measured window over req_s).
+# Metrics: req_s (sum over instances); per instance req_s.NAME,
+# p50_ms.NAME p90_ms.NAME p99_ms.NAME, requests.NAME (wrk's request count:
+# the samples behind those percentiles) and cpu_pct.NAME (share of the web
+# cgroups' CPU time); client_cpu_pct (wrk's CPU time in % of one vCPU);
+# busy_pct (the guest's CPUs busy over the measured window, /proc/stat);
+# conns (the variant's wrk connections); web_cpu_ms_per_req (the web
+# cgroups' CPU ms per second of the measured window over req_s).  hist.csv
+# gets wrk's whole latency histogram per instance (latency_us.NAME,
+# bench/lib/wrk-hist.lua), from which the report pools percentiles over runs.
 # Limits: up to 9 instances (ports 8081..8089 on 127.0.0.1); apache's
 # workers run as www-data (apache refuses root workers); files in /tmp.
 
@@ -40,7 +40,7 @@ WEB_DIR=/tmp/bench-web
 web_instances() { scn_var "$1" web | tr ',' ' '; }
 
 # web_conns V: total wrk connections of variant V
-web_conns() { local c; c=$(scn_var "$1" conns); echo "${c:-$(scn_param conns 8)}"; }
+web_conns() { scn_get "$1" conns 8; }
 
 wl_check() {
 	local v i n conns

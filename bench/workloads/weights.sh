@@ -33,7 +33,7 @@
 
 hog_leaves() { scn_var "$1" hogs | tr ',' ' '; }
 # hog_fork V: the child's spin in us with fork= (variant, else scenario), or 0
-hog_fork() { local f; f=$(scn_var "$1" fork); echo "${f:-$(scn_param fork 0)}"; }
+hog_fork() { scn_get "$1" fork 0; }
 
 # hog_path V NAME: the cgroup of leaf NAME in variant V ("" if none)
 hog_path() {
