@@ -67,6 +67,12 @@ scn_load "$tmp/th.scn" && [ "$SCN_THREADS" = 2 ] || { echo "FAIL: threads 2 not 
 printf '%s\n' "$two" >"$tmp/nt.scn"
 scn_load "$tmp/nt.scn" && [ "$SCN_THREADS" = 1 ] || { echo "FAIL: threads does not default to 1 after a scenario with 2"; fail=1; }
 
+# scn_get: a variant's key, else the scenario's, else the default
+printf 'workload web\nrounds 1\nset conns=12\nvariant a sched=cfs config=none conns=4\nvariant b sched=cfs config=none\n' >"$tmp/get.scn"
+scn_load "$tmp/get.scn" || { echo "FAIL: scn_get scenario"; fail=1; }
+[ "$(scn_get a conns 8)" = 4 ] && [ "$(scn_get b conns 8)" = 12 ] && [ "$(scn_get b fork 0)" = 0 ] ||
+	{ echo "FAIL: scn_get: a $(scn_get a conns 8) b $(scn_get b conns 8) default $(scn_get b fork 0)"; fail=1; }
+
 # the order inside a round: abba reverses every other round; shuffle is a
 # permutation that depends on the seed and the round only
 printf '%s\nvariant c sched=cfs config=none\nvariant d sched=cfs config=none\norder shuffle\nseed 7\ncompare a b claim=1.10 metric=req_s label=x:y/z\n' "$two" >"$tmp/o.scn"
