@@ -1,6 +1,7 @@
 #!/bin/sh
 # The test runner reports a failing, a skipped and a hanging test correctly
 # and exits non-zero: proves that a failing guest test fails `make test`.
+# A test that times out comes with a hang report naming its processes.
 # A `# tap: yes` test counts each of its results, and fails as a whole if it
 # exits non-zero without reporting a failure.
 # timeout: 30
@@ -12,6 +13,8 @@ echo "$out" | grep -q '^ok 1 01-pass' &&
 echo "$out" | grep -q '^not ok 2 02-fail' &&
 echo "$out" | grep -q '^ok 3 03-skip # SKIP' &&
 echo "$out" | grep -q '^not ok 4 04-hang' &&
+echo "$out" | grep -q '^#   == .* hang report' &&
+echo "$out" | grep -q '^#   [0-9].* sleep 1000$' &&
 echo "$out" | grep -q '^ok 5 05-tap/first' &&
 echo "$out" | grep -q '^not ok 6 05-tap/second' &&
 echo "$out" | grep -q '^ok 7 05-tap/third # SKIP' &&
