@@ -362,17 +362,36 @@ wait_enabled() {	# SECONDS
 	return 1
 }
 
+# cpu1_set 0|1: write CPU 1's online file from a child, at most 60 s; a
+# write still waiting then is reported with its kernel stack and the
+# tail of pair's log (the kernel may never return it: it is left behind)
+cpu1_set() {
+	local f=/sys/devices/system/cpu/cpu1/online w i
+	sh -c "echo $1 >$f" &
+	w=$!
+	for i in $(seq 300); do
+		kill -0 $w 2>/dev/null || break
+		sleep 0.2
+	done
+	if kill -0 $w 2>/dev/null; then
+		echo "# FAIL writing $1 to $f still waits after 60 s (state $(scx_state)):"
+		sed 's/^/#   /' "/proc/$w/stack"
+		grep -v '^{' "$PLOG" | tail -n 5 | sed 's/^/#   /'
+		return 1
+	fi
+	wait $w && [ "$(cat $f)" = "$1" ] || { echo "# FAIL cannot write $1 to $f"; return 1; }
+}
+
 case_hotplug() {
 	local before after restarts
 	cg_setup
 	pstart hotplug || return 1
 	group_load
 	before=$(ran_ms "${PIDS[0]}")
-	echo 0 >/sys/devices/system/cpu/cpu1/online ||
-		{ echo "# FAIL cannot take CPU 1 offline"; kill_all; sched_stop "$PLOG"; return 1; }
+	cpu1_set 0 || { kill_all; sched_stop "$PLOG"; return 1; }
 	sleep 2
 	wait_enabled 20 || echo "# pair not enabled 20 s after CPU 1 went offline"
-	echo 1 >/sys/devices/system/cpu/cpu1/online
+	cpu1_set 1 || { kill_all; sched_stop "$PLOG"; return 1; }
 	sleep 2
 	wait_enabled 20 || echo "# pair not enabled 20 s after CPU 1 came back"
 	sleep 1
