@@ -61,10 +61,19 @@ scx_alive() {
 	kill -0 "$pid" 2>/dev/null || { echo "scx: loader $pid is gone" >&2; return 1; }
 }
 
+# scx_running PID: the process exists and is not a zombie
+scx_running() {
+	local st
+	st=$(sed 's/.*) \(.\).*/\1/' "/proc/$1/stat" 2>/dev/null) || return 1
+	[ -n "$st" ] && [ "$st" != Z ]
+}
+
 # scx_stop: SIGINT to the loader, back on CFS within 10 s, the loader gone
 # within 30 s more (it prints its exit report after the state changes; a
-# loader that hangs is killed).  Sets SCX_RC to the loader's exit status
-# when it is this shell's child (wait works), else leaves it empty.
+# loader that hangs is killed; one that outlives SIGKILL by 10 s is stuck
+# in the kernel: reported with its kernel stack and left behind).  Sets
+# SCX_RC to the loader's exit status when it is this shell's child (wait
+# works), else leaves it empty.
 scx_stop() {
 	local pid i
 	SCX_RC=
@@ -78,6 +87,16 @@ scx_stop() {
 	if [ -n "$pid" ]; then
 		timeout 30 tail --pid="$pid" -f /dev/null
 		kill -KILL "$pid" 2>/dev/null
+		# a loader stuck in the kernel outlives SIGKILL: wait would hang
+		for i in $(seq 50); do
+			scx_running "$pid" || break
+			sleep 0.2
+		done
+		if scx_running "$pid"; then
+			echo "scx: loader $pid survives SIGKILL, in the kernel at:" >&2
+			sed 's/^/scx:   /' "/proc/$pid/stack" >&2 2>/dev/null
+			return 1
+		fi
 		wait "$pid" 2>/dev/null
 		i=$?
 		[ $i = 127 ] || SCX_RC=$i	# 127: not a child

@@ -63,7 +63,11 @@ sched_stop() {	# LOG
 	local log=$1
 	[ -n "$spid" ] || return 0
 	spid=
-	scx_stop 2>/dev/null || { echo "# FAIL state is $(scx_state) 10 s after SIGINT"; return 1; }
+	scx_stop 2>>"$log" || {
+		echo "# FAIL state is $(scx_state) after stopping the loader"
+		grep '^scx:' "$log" | tail -n 12 | sed 's/^/# /'
+		return 1
+	}
 	[ "$SCX_RC" = 0 ] ||
 		{ echo "# FAIL loader exited ${SCX_RC:-?}"; tail -n 20 "$log"; return 1; }
 	grep -q 'EXIT: .*unregistered from user space' "$log" ||
