@@ -14,7 +14,7 @@ echo "$out" | grep -q '^not ok 2 02-fail' &&
 echo "$out" | grep -q '^ok 3 03-skip # SKIP' &&
 echo "$out" | grep -q '^not ok 4 04-hang' &&
 echo "$out" | grep -q '^#   == .* hang report' &&
-echo "$out" | grep -q '^#   [0-9].* sleep 1000$' &&
+echo "$out" | grep -qE '^# +[0-9]+ .* sleep 1000$' &&
 echo "$out" | grep -q '^ok 5 05-tap/first' &&
 echo "$out" | grep -q '^not ok 6 05-tap/second' &&
 echo "$out" | grep -q '^ok 7 05-tap/third # SKIP' &&
