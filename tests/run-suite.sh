@@ -9,8 +9,8 @@
 # name`, `ok N name # SKIP why`): each of its lines counts as one test,
 # named SCRIPT/name; it fails as a whole only if it exits non-zero without
 # reporting a failure or reports nothing.
-# A test about to time out gets a hang report first (LOGDIR/NAME.hang,
-# its head printed with the failure): its processes with their state and
+# A test that reaches its limit gets a hang report before it is killed
+# (LOGDIR/NAME.hang, its head printed with the failure): its processes with their state and
 # kernel wait channel, in the guest the kernel's blocked tasks (SysRq-W)
 # from dmesg, then their kernel stacks.
 # Limits: tests run one at a time; each sees $TEST_LOG_DIR for scratch logs.
@@ -43,9 +43,10 @@ failed() {
 # hang_report PGID: what the processes of a test (its process group, made
 # by timeout) are waiting for
 hang_report() {
-	local p
+	local p procs
 	echo "== $(date +%T) hang report: the test's processes"
-	ps -eo pid=,pgid=,stat=,wchan:32=,etimes=,args= | awk -v g="$1" '$2 == g' | cut -c1-160
+	procs=$(ps -eo pid=,pgid=,stat=,wchan:32=,etimes=,args= | awk -v g="$1" '$2 == g')
+	echo "$procs" | cut -c1-160
 	# in the guest (the sched_ext kernel) only: the class's state and
 	# the kernel's blocked tasks
 	if [ -r /sys/kernel/sched_ext/state ]; then
@@ -56,22 +57,29 @@ hang_report() {
 		echo "-- blocked tasks (SysRq-W)"
 		dmesg | tail -n +$((p + 1)) | head -n 200
 	fi
-	for p in $(ps -eo pid=,pgid= | awk -v g="$1" '$2 == g { print $1 }'); do
+	for p in $(echo "$procs" | awk '{ print $1 }'); do
 		[ -r "/proc/$p/stack" ] || continue
 		echo "-- $p $(cat "/proc/$p/comm" 2>/dev/null)"
 		cat "/proc/$p/stack" 2>/dev/null
 	done
 }
 
-# watch_hang PGID SECONDS FILE: the hang report if the test still runs
-# shortly before its time-out (killed by the runner when the test ends)
+# watch_hang PGID SECONDS FILE: the test's time limit.  If the test still
+# runs after SECONDS, write the hang report to FILE, mark FILE.timedout
+# and stop the test (TERM to timeout, which passes it on to the test's
+# group and sends KILL 5 s later).  The report comes before the kill, so
+# it sees the hung processes as they were.  The runner kills the watcher
+# when the test ends first.
 watch_hang() {
 	local end=$((SECONDS + $2))
 	while [ $SECONDS -lt $end ]; do
 		kill -0 "$1" 2>/dev/null || return 0
 		sleep 1
 	done
-	kill -0 "$1" 2>/dev/null && hang_report "$1" >"$3" 2>&1
+	kill -0 "$1" 2>/dev/null || return 0
+	hang_report "$1" >"$3" 2>&1
+	: >"$3.timedout"
+	kill -TERM "$1" 2>/dev/null
 }
 
 n=0 pass=0 fail=0 skip=0
@@ -83,13 +91,15 @@ for t in "$dir"/[0-9]*.sh; do
 	limit=${limit:-120}
 	log=$logdir/$name.log
 	start=$(date +%s)
-	timeout -k 5 "$limit" "$t" >"$log" 2>&1 </dev/null &
+	rm -f "$log.hang" "$log.hang.timedout"
+	# timeout's own limit is a backstop for a hang report that hangs
+	timeout -k 5 $((limit + 60)) "$t" >"$log" 2>&1 </dev/null &
 	tpid=$!
-	rm -f "$log.hang"
-	watch_hang $tpid $((limit > 5 ? limit - 3 : limit / 2)) "$log.hang" &
+	watch_hang $tpid "$limit" "$log.hang" &
 	wpid=$!
 	wait $tpid
 	rc=$?
+	[ -e "$log.hang.timedout" ] && rc=124
 	kill $wpid 2>/dev/null
 	wait $wpid 2>/dev/null
 	secs=$(( $(date +%s) - start ))
