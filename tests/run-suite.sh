@@ -70,12 +70,15 @@ hang_report() {
 # group and sends KILL 5 s later).  The report comes before the kill, so
 # it sees the hung processes as they were.  The runner kills the watcher
 # when the test ends first.
+# One sleep for the whole limit: a poll would fork and exec (over 9p in
+# the guest) every second, and such wake-ups disturb the tests that
+# measure the scheduler (14-coresched's cross-sibling preemptions).
 watch_hang() {
-	local end=$((SECONDS + $2))
-	while [ $SECONDS -lt $end ]; do
-		kill -0 "$1" 2>/dev/null || return 0
-		sleep 1
-	done
+	local spid=
+	trap '[ -n "$spid" ] && kill $spid 2>/dev/null; exit 0' TERM
+	sleep "$2" &
+	spid=$!
+	wait $spid
 	kill -0 "$1" 2>/dev/null || return 0
 	hang_report "$1" >"$3" 2>&1
 	: >"$3.timedout"
