@@ -17,14 +17,13 @@ SEQ=/sys/kernel/sched_ext/hotplug_seq
 
 cleanup() {
 	[ -n "$spid" ] && scx_stop 2>/dev/null
-	[ "$(cat $CPU1)" = 1 ] || timeout 60 sh -c "echo 1 >$CPU1" ||
+	[ "$(cat $CPU1)" = 1 ] || cpu_set_online 1 1 60 ||
 		echo "could not bring cpu1 back online"
 }
 trap cleanup EXIT
 
-cpu1_set() {	# 0|1, bounded
-	timeout 30 sh -c "echo $1 >$CPU1" && [ "$(cat $CPU1)" = "$1" ] ||
-		{ echo "could not write $1 to $CPU1"; return 1; }
+cpu1_set() {	# 0|1, at most 30 s
+	cpu_set_online 1 "$1" 30
 }
 
 count() {	# PATTERN LOG

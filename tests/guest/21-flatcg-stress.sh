@@ -179,10 +179,10 @@ t_hotplug() {
 		case_end
 		return
 	fi
-	timeout 30 sh -c "echo 0 >$CPU1" || why="cpu1 offline failed;"
+	cpu_set_online 1 0 30 || why="cpu1 offline failed;"
 	restarted 1 || why="$why no restart after offline;"
 	grows 1 hp || why="$why hogs stalled after offline;"
-	timeout 30 sh -c "echo 1 >$CPU1" || why="$why cpu1 online failed;"
+	cpu_set_online 1 1 30 || why="$why cpu1 online failed;"
 	restarted 2 || why="$why no restart after online;"
 	grows 1 hp || why="$why hogs stalled after online;"
 	finish ""

@@ -362,24 +362,12 @@ wait_enabled() {	# SECONDS
 	return 1
 }
 
-# cpu1_set 0|1: write CPU 1's online file from a child, at most 60 s; a
-# write still waiting then is reported with its kernel stack and the
-# tail of pair's log (the kernel may never return it: it is left behind)
+# cpu1_set 0|1: CPU 1 off or on within 60 s (cpu_set_online), with the
+# tail of pair's log if not
 cpu1_set() {
-	local f=/sys/devices/system/cpu/cpu1/online w i
-	sh -c "echo $1 >$f" &
-	w=$!
-	for i in $(seq 300); do
-		kill -0 $w 2>/dev/null || break
-		sleep 0.2
-	done
-	if kill -0 $w 2>/dev/null; then
-		echo "# FAIL writing $1 to $f still waits after 60 s (state $(scx_state)):"
-		sed 's/^/#   /' "/proc/$w/stack"
-		grep -v '^{' "$PLOG" | tail -n 5 | sed 's/^/#   /'
-		return 1
-	fi
-	wait $w && [ "$(cat $f)" = "$1" ] || { echo "# FAIL cannot write $1 to $f"; return 1; }
+	cpu_set_online 1 "$1" 60 && return 0
+	grep -v '^{' "$PLOG" | tail -n 5 | sed 's/^/#   /'
+	return 1
 }
 
 case_hotplug() {

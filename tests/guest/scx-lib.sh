@@ -9,6 +9,26 @@
 # Limits: needs /proc/PID/sched (CONFIG_SCHED_DEBUG); all waits are bounded.
 SCX_BUILD=${SCX_BUILD:-build/scx}
 
+# cpu_set_online CPU 0|1 SECONDS: write CPU's online file from a child and
+# wait at most SECONDS for it.  A write stuck in the kernel cannot be
+# killed (timeout would wait for it forever): it is left behind and its
+# kernel stack printed.  0 if the write ended and the file reads the value.
+cpu_set_online() {
+	local f=/sys/devices/system/cpu/cpu$1/online w i
+	sh -c "echo $2 >$f" &
+	w=$!
+	for i in $(seq $(($3 * 5))); do
+		kill -0 $w 2>/dev/null || break
+		sleep 0.2
+	done
+	if kill -0 $w 2>/dev/null; then
+		echo "# writing $2 to $f still waits after $3 s (sched_ext state $(scx_state)):"
+		sed 's/^/#   /' "/proc/$w/stack"
+		return 1
+	fi
+	wait $w && [ "$(cat $f)" = "$2" ] || { echo "# cannot write $2 to $f"; return 1; }
+}
+
 sched_field() {	# PID FIELD: a number from /proc/PID/sched
 	awk -F: -v f="$2" '$1 ~ "^"f" *$" { gsub(/ /, "", $2); print $2 }' "/proc/$1/sched"
 }
