@@ -75,7 +75,7 @@ hang_report() {
 # measure the scheduler (14-coresched's cross-sibling preemptions).
 watch_hang() {
 	local spid=
-	trap '[ -n "$spid" ] && kill $spid 2>/dev/null; exit 0' TERM
+	trap '[ -n "$spid" ] && kill $spid 2>/dev/null && wait $spid; exit 0' TERM
 	sleep "$2" &
 	spid=$!
 	wait $spid
