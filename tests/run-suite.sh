@@ -10,9 +10,9 @@
 # named SCRIPT/name; it fails as a whole only if it exits non-zero without
 # reporting a failure or reports nothing.
 # A test that reaches its limit gets a hang report before it is killed
-# (LOGDIR/NAME.hang, its head printed with the failure): its processes with their state and
-# kernel wait channel, in the guest the kernel's blocked tasks (SysRq-W)
-# from dmesg, then their kernel stacks.
+# (LOGDIR/NAME.hang, its head printed with the failure): its processes
+# with their state and kernel wait channel, in the guest the kernel's
+# blocked tasks (SysRq-W) from dmesg, then their kernel stacks.
 # Limits: tests run one at a time; each sees $TEST_LOG_DIR for scratch logs.
 set -u
 usage() { echo "usage: run-suite.sh [-l LOGDIR] [-h] DIR"; }

@@ -12,7 +12,8 @@ SCX_BUILD=${SCX_BUILD:-build/scx}
 # cpu_set_online CPU 0|1 SECONDS: write CPU's online file from a child and
 # wait at most SECONDS for it.  A write stuck in the kernel cannot be
 # killed (timeout would wait for it forever): it is left behind and its
-# kernel stack printed.  0 if the write ended and the file reads the value.
+# kernel stack printed after a "# FAIL" line.  0 if the write ended and
+# the file reads the value.
 cpu_set_online() {
 	local f=/sys/devices/system/cpu/cpu$1/online w i
 	sh -c "echo $2 >$f" &
@@ -22,11 +23,11 @@ cpu_set_online() {
 		sleep 0.2
 	done
 	if kill -0 $w 2>/dev/null; then
-		echo "# writing $2 to $f still waits after $3 s (sched_ext state $(scx_state)):"
+		echo "# FAIL writing $2 to $f still waits after $3 s (sched_ext state $(scx_state)):"
 		sed 's/^/#   /' "/proc/$w/stack"
 		return 1
 	fi
-	wait $w && [ "$(cat $f)" = "$2" ] || { echo "# cannot write $2 to $f"; return 1; }
+	wait $w && [ "$(cat $f)" = "$2" ] || { echo "# FAIL cannot write $2 to $f"; return 1; }
 }
 
 sched_field() {	# PID FIELD: a number from /proc/PID/sched
