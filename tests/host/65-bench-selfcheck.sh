@@ -1,6 +1,6 @@
 #!/bin/bash
-# The bench harness end to end in quick mode (bench/selfcheck.sh): every
-# scenario produces raw.csv, meta.txt, summary.md and PNG plots, and a
+# The bench harness end to end in quick mode (bench/selfcheck.sh): each
+# scenario it runs produces raw.csv, meta.txt, summary.md and PNG plots, and a
 # scenario with a broken cgroup config is refused before anything runs.
 # A subset runs here, one scenario for each check of selfcheck.sh (web:
 # histograms and CPU per request, waits, smt-web and smt: overlap, idle:
