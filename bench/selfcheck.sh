@@ -59,7 +59,8 @@ for name in "${names[@]}"; do
 	for p in "$d"/*.png; do
 		[ "$(head -c 8 "$p" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || bad "$name: $p is not a PNG"
 	done
-	scn_load "$f" quick || bad "$name: scenario does not parse"
+	# its variables for the checks below (a parse error is reported above)
+	scn_load "$f" quick 2>/dev/null || :
 	for v in $SCN_VARIANTS; do
 		awk -F, -v v="$v" '$3 == v && $8 == "ok" { f = 1 } END { exit !f }' "$d/raw.csv" ||
 			bad "$name: no ok rows for variant $v"
