@@ -17,6 +17,19 @@
  *                                 percent (the smallest effect these pairs
  *                                 resolve) and the pairs that sd needs for
  *                                 a half-width of 3% and of 10%
+ *   stats adjust FILE BASE OTHER METRIC COVARIATE
+ *                                 the ratio of METRIC adjusted for a
+ *                                 covariate measured in the same runs
+ *                                 (bench/run.sh's host_chase_us): per
+ *                                 pair d = ln(OTHER/BASE) of METRIC and
+ *                                 x = the same of COVARIATE; the least-
+ *                                 squares line d = a + b x gives the ratio
+ *                                 exp(a) the pair would show had both
+ *                                 runs met the same covariate, with a 95%
+ *                                 CI (t, n-2 df), b, the correlation r of
+ *                                 d and x, the residual sd, the half-width
+ *                                 and the pairs that residual sd needs for
+ *                                 +/-3% (as ratio's, with n-1 df)
  *   stats rounds FILE BASE OTHER METRIC
  *                                 round,ratio for each round with both
  *                                 values (the dots of the ratio plot)
@@ -57,6 +70,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: stats summary FILE\n"
 		"       stats ratio FILE BASE OTHER\n"
+		"       stats adjust FILE BASE OTHER METRIC COVARIATE\n"
 		"       stats rounds FILE BASE OTHER METRIC\n"
 		"       stats tq DF\n"
 		"FILE is a CSV with columns round,variant,metric,value,status (\"-\" = stdin);\n"
@@ -64,6 +78,8 @@ static void usage(FILE *f)
 		"95%% CI of the mean per variant and metric.  ratio: per metric, geometric\n"
 		"mean of per-round OTHER/BASE ratios with a 95%% t-interval on the logs, the\n"
 		"effect the pairs resolve and the pairs needed for +/-3%% and +/-10%%.\n"
+		"adjust: the ratio of METRIC per pair regressed on the ratio of COVARIATE\n"
+		"in the same pairs; the intercept is the ratio at an equal covariate.\n"
 		"rounds: the per-round ratios of one metric.\n");
 }
 
@@ -372,6 +388,73 @@ static void ratio(const char *base, const char *other)
 	free(lr);
 }
 
+/*
+ * Paired analysis of covariance: d_i = ln(o/b) of @metric, x_i = ln(o/b) of
+ * @covar, over the rounds where both variants have both.  The fitted
+ * intercept a is ln of the ratio at x = 0 (both runs of the pair met the
+ * same covariate); se(a) = s * sqrt(1/n + mean(x)^2 / Sxx), s the residual
+ * sd with n - 2 degrees of freedom.
+ */
+static void adjust(const char *base, const char *other, const char *metric, const char *covar)
+{
+	double *d = malloc((nrows + 1) * sizeof(*d)), *x = malloc((nrows + 1) * sizeof(*x));
+	double md = 0, mx = 0, sxx = 0, sxd = 0, sdd = 0, b, a, s, se, h, r;
+	double mb, mo, cb, co;
+	size_t n = 0;
+
+	if (!d || !x)
+		die("out of memory%s%s", "", "");
+	for (size_t i = 0; i < nrows; i++) {
+		if (strcmp(rows[i].variant, base) || strcmp(rows[i].metric, metric))
+			continue;
+		mb = rows[i].value;
+		if (!lookup(other, metric, rows[i].round, &mo) ||
+		    !lookup(base, covar, rows[i].round, &cb) ||
+		    !lookup(other, covar, rows[i].round, &co))
+			continue;
+		if (mb <= 0 || mo <= 0 || cb <= 0 || co <= 0)
+			die("adjust: a value of %s or %s is not positive", metric, covar);
+		d[n] = log(mo / mb);
+		x[n] = log(co / cb);
+		n++;
+	}
+	if (n < 3)
+		die("adjust: %s needs 3 rounds with both variants' %s", metric, covar);
+	for (size_t k = 0; k < n; k++) {
+		md += d[k] / n;
+		mx += x[k] / n;
+	}
+	for (size_t k = 0; k < n; k++) {
+		sxx += (x[k] - mx) * (x[k] - mx);
+		sxd += (x[k] - mx) * (d[k] - md);
+		sdd += (d[k] - md) * (d[k] - md);
+	}
+	if (sxx <= 0)
+		die("adjust: %s is the same in every pair; nothing to adjust for%s", covar, "");
+	b = sxd / sxx;
+	a = md - b * mx;
+	s = sqrt(fmax(sdd - b * sxd, 0) / (n - 2));
+	se = s * sqrt(1.0 / n + mx * mx / sxx);
+	h = t975(n - 2) * se;
+	r = sdd > 0 ? sxd / sqrt(sxx * sdd) : NAN;
+	printf("metric,covariate,pairs,ratio,ci95_lo,ci95_hi,slope,r,sd_resid,"
+	       "resolves_pct,pairs_for_3pct\n");
+	printf("%s,%s,%zu,", metric, covar, n);
+	num(exp(a), ",");
+	num(exp(a - h), ",");
+	num(exp(a + h), ",");
+	num(b, ",");
+	num(r, ",");
+	num(s, ",");
+	num(100 * (exp(h) - 1), ",");
+	if (s > 0)
+		printf("%ld\n", pairs_for(s, 3));
+	else
+		printf("\n");
+	free(d);
+	free(x);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
@@ -386,6 +469,9 @@ int main(int argc, char **argv)
 	} else if (argc == 5 && !strcmp(argv[1], "ratio")) {
 		load(argv[2]);
 		ratio(argv[3], argv[4]);
+	} else if (argc == 7 && !strcmp(argv[1], "adjust")) {
+		load(argv[2]);
+		adjust(argv[3], argv[4], argv[5], argv[6]);
 	} else if (argc == 6 && !strcmp(argv[1], "rounds")) {
 		load(argv[2]);
 		rounds(argv[3], argv[4], argv[5]);
