@@ -15,8 +15,10 @@ BENCH=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(dirname "$BENCH")
 BUILD=${BUILD:-$ROOT/build}
 STATS=${STATS:-$BUILD/bench/stats}
+HOSTSPEED=${HOSTSPEED:-$BUILD/bench/hostspeed}
 . "$BENCH/lib/scenario.sh"
 . "$BENCH/lib/append.sh"
+. "$BENCH/lib/hostspeed.sh"
 
 usage() {
 	cat <<EOF
@@ -132,6 +134,7 @@ if [ -n "$append" ]; then
 fi
 
 [ -x "$STATS" ] || die "$STATS missing: build it with 'make bench' (or gcc -O2 -o $STATS bench/stats.c -lm)"
+[ -x "$HOSTSPEED" ] || die "$HOSTSPEED missing: build it with 'make bench' (or gcc -O2 -o $HOSTSPEED bench/hostspeed.c)"
 
 # compiling: is a compiler (a kernel build) running on the host?
 compiling() { pgrep -f 'make -C .*build/linux' >/dev/null || pgrep -x cc1 >/dev/null; }
@@ -240,6 +243,10 @@ for f in "${files[@]}"; do
 		sleep 5
 	done ) >"$dir/host-samples.csv" &
 	spid=$!
+	# the host's speed every 2 s (bench/hostspeed.c): each run's mean goes
+	# into raw.csv as host_chase_us, the covariate of bench/stats adjust
+	"$HOSTSPEED" -i 2 >"$dir/host-speed.csv" &
+	hpid=$!
 	# each progress line with the host's clock: when each run started
 	echo "epoch,line" >"$dir/progress-host.csv"
 	tail -n +1 -F --pid=$qpid "$dir/progress.log" 2>/dev/null | while IFS= read -r l; do
@@ -248,6 +255,8 @@ for f in "${files[@]}"; do
 	wait $qpid
 	grc=$?
 	wait $spid
+	kill $hpid 2>/dev/null
+	wait $hpid 2>/dev/null
 	if [ $grc != 0 ]; then
 		echo "bench: scenario $SCN_NAME failed (guest exit $grc); logs in $dir" >&2
 		sed 's/^/  /' "$dir/guest-errors.log" >&2 2>/dev/null
@@ -255,6 +264,7 @@ for f in "${files[@]}"; do
 		continue
 	fi
 	meta "$load" "$dir" "$comp_before" >"$dir/meta.txt"
+	rows=$(hostspeed_rows "$dir") && [ -n "$rows" ] && echo "$rows" >>"$dir/raw.csv"
 	if [ -n "$append" ]; then
 		append_merge "$append" "$dir" || { echo "bench: rounds not added; this run stays in $dir" >&2; rc=1; continue; }
 		"$BENCH/report.sh" "$append" || { echo "bench: report for $append failed" >&2; rc=1; continue; }
@@ -267,8 +277,8 @@ for f in "${files[@]}"; do
 	while [ -e "$final" ]; do n=$((n + 1)); final=$parent/$(date +%F)-$SCN_NAME-$n; done
 	mkdir -p "$parent"
 	mkdir "$final"
-	for x in raw.csv runs.csv hist.csv meta.txt qemu-cmdline scenario.scn summary.md progress.log \
-		progress-host.csv host-samples.csv guest-errors.log scx-loader.log dmesg.txt pinning; do
+	for x in raw.csv runs.csv hist.csv windows.csv meta.txt qemu-cmdline scenario.scn summary.md progress.log \
+		progress-host.csv host-samples.csv host-speed.csv guest-errors.log scx-loader.log dmesg.txt pinning; do
 		[ -s "$dir/$x" ] && cp "$dir/$x" "$final/"
 	done
 	cp "$dir"/*.png "$dir"/stats-*.csv "$final/" 2>/dev/null

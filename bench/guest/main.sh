@@ -13,7 +13,10 @@
 #                                    loader exit code, exit reason),
 #                                    $OUT/hist.csv (histograms a workload
 #                                    wrote to $BENCH_HIST as "METRIC VALUE
-#                                    COUNT" lines) and $OUT/dmesg.txt
+#                                    COUNT" lines), $OUT/windows.csv (the
+#                                    measured window, "START,END" in Unix
+#                                    seconds, a workload wrote to
+#                                    $BENCH_WINDOW) and $OUT/dmesg.txt
 # Progress lines go to stdout and $OUT/progress.log; errors to stderr and
 # $OUT/guest-errors.log.  Exit status 0 only if every step worked (runs
 # refused because a scheduler was ejected still count as "worked").
@@ -22,14 +25,17 @@ BENCH=$(cd "$(dirname "$0")/.." && pwd)
 ROOT=$(dirname "$BENCH")
 # where a workload may write histograms ("METRIC VALUE COUNT" lines)
 BENCH_HIST=/tmp/bench-hist
-export BENCH ROOT BENCH_HIST
-case ${1-} in -h | --help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+# where a workload may write its measured window ("START,END", Unix
+# seconds; the host lines its host-speed samples up with it)
+BENCH_WINDOW=/tmp/bench-window
+export BENCH ROOT BENCH_HIST BENCH_WINDOW
+case ${1-} in -h | --help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 : "${OUT:?main.sh: \$OUT is not set (run it through bench/run.sh)}"
 . "$BENCH/lib/scenario.sh"
 . "$BENCH/lib/cgroup.sh"
 . "$BENCH/lib/cpustat.sh"
 
-usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; }
 die() { echo "bench: $*" >&2; exit 1; }
 exec 2> >(tee -a "$OUT/guest-errors.log" >&2)
 
@@ -71,6 +77,7 @@ one_run() {
 	. "$(sched_file "$s")" || die "cannot load scheduler $s"
 	: >/tmp/bench-metrics
 	: >"$BENCH_HIST"
+	: >"$BENCH_WINDOW"
 	if ! sched_start; then
 		status=sched-start-failed
 		sched_stop || die "scheduler $s did not stop after a failed start"
@@ -96,6 +103,10 @@ one_run() {
 		[ -s "$OUT/hist.csv" ] || echo "round,run,variant,sched,metric,value,count,status" >"$OUT/hist.csv"
 		awk -v OFS=, -v p="$r,$i,$v,$s" -v st="$status" 'NF == 3 { print p, $1, $2, $3, st }' \
 			"$BENCH_HIST" >>"$OUT/hist.csv"
+	fi
+	if [ -s "$BENCH_WINDOW" ]; then
+		[ -s "$OUT/windows.csv" ] || echo "round,run,variant,start,end" >"$OUT/windows.csv"
+		echo "$r,$i,$v,$(head -n 1 "$BENCH_WINDOW")" >>"$OUT/windows.csv"
 	fi
 	# how the scheduler ended: "RC|REASON" from the plug-in, if it knows
 	local info='|'

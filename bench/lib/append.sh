@@ -8,11 +8,11 @@
 #                                   or pinning would not be the same
 #                                   experiment
 #   append_merge DIR NEW            merge the run in folder NEW (raw.csv,
-#                                   runs.csv, progress, host samples, logs,
-#                                   meta.txt) into DIR: rounds and runs are
-#                                   renumbered after DIR's last, meta.txt
-#                                   gains an append_K= line and the new
-#                                   round total; all or nothing
+#                                   runs.csv, progress, host samples and
+#                                   speed, logs, meta.txt) into DIR: rounds
+#                                   and runs are renumbered after DIR's
+#                                   last, meta.txt gains an append_K= line
+#                                   and the new round total; all or nothing
 # Limits: the report pairs variants within a round, so a round is never
 # split across boots; the scenario file is DIR's own (run.sh runs it).
 
@@ -81,7 +81,7 @@ append_merge() {
 	tmp=$dir.merge-$$
 	rm -rf "$tmp"
 	cp -a "$dir" "$tmp" || return 1
-	for f in raw.csv runs.csv hist.csv; do
+	for f in raw.csv runs.csv hist.csv windows.csv; do
 		[ -s "$new/$f" ] || continue
 		[ -s "$tmp/$f" ] || head -n 1 "$new/$f" >"$tmp/$f"
 		awk -F, -v OFS=, -v ro="$ro" -v io="$io" 'NR > 1 { $1 += ro; $2 += io; print }' \
@@ -91,10 +91,11 @@ append_merge() {
 		append_renumber "$ro" "$io" "$rt" "$it" <"$new/progress.log" >>"$tmp/progress.log"
 	[ -s "$new/progress-host.csv" ] &&
 		tail -n +2 "$new/progress-host.csv" | append_renumber "$ro" "$io" "$rt" "$it" >>"$tmp/progress-host.csv"
-	if [ -s "$new/host-samples.csv" ]; then
-		[ -s "$tmp/host-samples.csv" ] || head -n 1 "$new/host-samples.csv" >"$tmp/host-samples.csv"
-		tail -n +2 "$new/host-samples.csv" >>"$tmp/host-samples.csv"
-	fi
+	for f in host-samples.csv host-speed.csv; do
+		[ -s "$new/$f" ] || continue
+		[ -s "$tmp/$f" ] || head -n 1 "$new/$f" >"$tmp/$f"
+		tail -n +2 "$new/$f" >>"$tmp/$f"
+	done
 	for f in dmesg.txt scx-loader.log guest-errors.log; do
 		[ -s "$new/$f" ] || continue
 		{ echo "==== append $k: rounds $((ro + 1))-$rt, runs $((io + 1))-$it ===="

@@ -266,6 +266,7 @@ wl_measure() {
 		sum=$((sum + u1[k] - u0[k]))
 	done
 	t1=$EPOCHREALTIME
+	echo "$t0,$t1" >"$BENCH_WINDOW"
 	if [ ${#groups[@]} -gt 0 ]; then ov=$(ovl_end) || rc=1; fi
 	cg_usage_into c1 "$cl" || return 1
 	for k in "${!paths[@]}"; do
