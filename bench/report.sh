@@ -358,6 +358,42 @@ esac
 		unset n
 	done <<<"$COMPARES"
 	echo
+	if grep -q ',host_chase_us,' "$dir/raw.csv"; then
+		echo "## Adjusted for the host's speed"
+		echo
+		echo "This host is a virtual machine whose speed drifts without steal time"
+		echo "or load to show it.  bench/hostspeed times a fixed 64 MiB walk of"
+		echo "dependent loads every 2 s on the host ([host-speed.csv](host-speed.csv));"
+		echo "host_chase_us in raw.csv is its mean over a run's measured window"
+		echo "(larger: slower host).  \`stats adjust\` fits each pair's ln(ratio) of"
+		echo "the main metric against the pair's ln(ratio) of host_chase_us; the"
+		echo "intercept is the ratio at an equal host speed, with its 95% CI (n-2"
+		echo "df).  r is the correlation within pairs, 'pairs for +/-3%' uses the"
+		echo "residual sd.  The verdicts above stay on the plain ratio.  Read the"
+		echo "adjusted one only while the covariate's own ratio (last column) holds"
+		echo "1: a variant that changed QEMU's memory traffic would move the walk"
+		echo "too, and the adjustment would then take part of its effect away."
+		echo
+		echo "| comparison | metric | pairs | adjusted ratio | 95% CI | resolves | slope | r | pairs for +/-3% | host_chase_us ratio (95% CI) |"
+		echo "|---|---|---|---|---|---|---|---|---|---|"
+		while read -r b o _ m l; do
+			[ -n "$b" ] || continue
+			[ "$m" != - ] || m=$(main_metric)
+			[ "$l" != - ] || l="$o / $b"
+			cv=$(awk -F, '$1 == "host_chase_us" { printf "%.4f (%s)", $3, ($4 == "" ? "-" : sprintf("%.4f .. %.4f", $4, $5)) }' "$dir/stats-ratio-$o-vs-$b.csv")
+			if "$STATS" adjust "$dir/raw.csv" "$b" "$o" "$m" host_chase_us >"$dir/stats-adjust-$o-vs-$b.csv" 2>"$dir/.adjust.err"; then
+				awk -F, -v l="$l" -v cv="${cv:--}" 'function f(x, p) { return x == "" ? "-" : sprintf(p, x) }
+					NR == 2 { printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", l, $1, $3, f($4, "%.4f"),
+						($5 == "" ? "-" : sprintf("%.4f .. %.4f", $5, $6)), f($10, "+/-%.1f%%"), f($7, "%.2f"), f($8, "%.2f"), f($11, "%s"), cv }' \
+					"$dir/stats-adjust-$o-vs-$b.csv"
+			else
+				rm -f "$dir/stats-adjust-$o-vs-$b.csv"
+				echo "| $l | $m | - | - | - | - | - | - | - | $(sed 's/^stats: //; s/|/:/g' "$dir/.adjust.err" | head -n 1) |"
+			fi
+		done <<<"$COMPARES"
+		rm -f "$dir/.adjust.err"
+		echo
+	fi
 	if [ -s "$dir/stats-derived.csv" ]; then
 		echo "## Guest CPU per request"
 		echo

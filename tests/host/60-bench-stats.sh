@@ -1,8 +1,8 @@
 #!/bin/bash
 # 60-bench-stats.sh - host test: bench/stats.c on known inputs (mean, sd,
 # median, t-based 95% CI, geometric-mean ratio with CI, the resolvable
-# effect and pairs needed, per-round ratios, t quantiles, and
-# clear errors on bad input).  Expected values are worked out by hand /
+# effect and pairs needed, the ratio adjusted for a covariate, per-round
+# ratios, t quantiles, and clear errors on bad input).  Expected values are worked out by hand /
 # with awk from the textbook formulas, not taken from the program.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -83,6 +83,42 @@ check "t(10)" "$("$S" tq 10)" 2.2281
 check "t(30)" "$("$S" tq 30)" 2.0423
 check "t(40)" "$("$S" tq 40)" 2.0211 0.0002
 check "t(120)" "$("$S" tq 120)" 1.9799 0.0002
+
+# adjust: the log ratio d of m is ln(1.1) - 2 x plus a small residual e,
+# x the log ratio of the covariate c, e orthogonal to 1 and to x.  Mean x
+# is 0.12, so the plain ratio is about 1.1 * exp(-0.24) = 0.865; the
+# intercept must find 1.1 and the slope -2.  The expected figures are the
+# textbook least-squares ones, worked out in awk.
+xs="0.1 0.2 0.05 0.15 0.1" es="0.01 -0.01 -0.01 0.01 0"
+awk -v xs="$xs" -v es="$es" 'BEGIN { print "round,variant,metric,value,status"; n = split(xs, x, " "); split(es, e, " ")
+	for (r = 1; r <= n; r++) {
+		printf "%d,a,m,100,ok\n%d,a,c,1000,ok\n", r, r
+		printf "%d,b,m,%.9f,ok\n%d,b,c,%.9f,ok\n", r, 100 * exp(log(1.1) - 2 * x[r] + e[r]), r, 1000 * exp(x[r]) } }' >"$tmp/adj.csv"
+"$S" adjust "$tmp/adj.csv" a b m c >"$tmp/adj.out" || { echo "FAIL: adjust exit"; fail=1; }
+want=$(awk -v xs="$xs" -v es="$es" 'BEGIN { n = split(xs, x, " "); split(es, e, " ")
+	for (i = 1; i <= n; i++) { d[i] = log(1.1) - 2 * x[i] + e[i]; mx += x[i] / n; md += d[i] / n }
+	for (i = 1; i <= n; i++) { sxx += (x[i] - mx)^2; sxd += (x[i] - mx) * (d[i] - md); sdd += (d[i] - md)^2 }
+	b = sxd / sxx; a = md - b * mx; s = sqrt((sdd - b * sxd) / (n - 2)); h = 3.1824 * s * sqrt(1 / n + mx * mx / sxx)
+	printf "%.6f %.6f %.6f %.6f %.6f %.6f", exp(a), exp(a - h), exp(a + h), b, sxd / sqrt(sxx * sdd), s }')
+read -r g lo hi b r s <<<"$want"
+check "adjusted ratio" "$(field "$tmp/adj.out" m 4)" "$g" 0.00001
+check "adjusted ratio near 1.1" "$(field "$tmp/adj.out" m 4)" 1.1 0.01
+check "adjusted ci lo" "$(field "$tmp/adj.out" m 5)" "$lo" 0.00001
+check "adjusted ci hi" "$(field "$tmp/adj.out" m 6)" "$hi" 0.00001
+check "adjust slope" "$(field "$tmp/adj.out" m 7)" "$b" 0.0001
+check "adjust slope -2" "$(field "$tmp/adj.out" m 7)" -2 0.0001
+check "adjust r" "$(field "$tmp/adj.out" m 8)" "$r" 0.0001
+check "adjust residual sd" "$(field "$tmp/adj.out" m 9)" "$s" 0.00001
+check "adjust pairs" "$(field "$tmp/adj.out" m 3)" 5
+"$S" ratio "$tmp/adj.csv" a b >"$tmp/adj-plain.out"
+awk -F, 'NR > 1 && $1 == "m" { exit !($3 < 0.9) }' "$tmp/adj-plain.out" || { echo "FAIL: the plain ratio of the adjust data is not below 0.9"; fail=1; }
+# a covariate that never differs, or too few pairs: refused with a reason
+awk -F, -v OFS=, 'NR > 1 && $3 == "c" { $4 = 1000 } { print }' "$tmp/adj.csv" >"$tmp/adj-flat.csv"
+"$S" adjust "$tmp/adj-flat.csv" a b m c 2>"$tmp/e-adj" && { echo "FAIL: adjust on a constant covariate"; fail=1; }
+grep -q 'nothing to adjust for' "$tmp/e-adj" || { echo "FAIL: no message for a constant covariate"; fail=1; }
+awk -F, 'NR == 1 || $1 <= 2' "$tmp/adj.csv" >"$tmp/adj-2.csv"
+"$S" adjust "$tmp/adj-2.csv" a b m c 2>"$tmp/e-adj" && { echo "FAIL: adjust on 2 pairs"; fail=1; }
+grep -q 'needs 3 rounds' "$tmp/e-adj" || { echo "FAIL: no message for 2 pairs"; fail=1; }
 
 # bad input is refused with a message naming the problem
 printf 'variant,metric,value\na,m,1\n' >"$tmp/bad1.csv"

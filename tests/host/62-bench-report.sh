@@ -1,10 +1,11 @@
 #!/bin/bash
 # 62-bench-report.sh - host test: bench/report.sh turns a raw.csv into
 # summary.md (setup, per-variant tables, the declared comparison with CI,
-# resolvable effect and verdict, ratio with CI and pair count, the refused
-# run listed and left out, the unsaturated run and the run disturbed on the
-# host flagged, the exit table) and PNG plots, for the web and weights
-# scenarios.  The raw data is synthetic, generated here; no QEMU.
+# resolvable effect and verdict, the same adjusted for the host's speed,
+# ratio with CI and pair count, the refused run listed and left out, the
+# unsaturated run and the run disturbed on the host flagged, the exit
+# table) and PNG plots, for the web and weights scenarios.  The raw data
+# is synthetic, generated here; no QEMU.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
@@ -32,7 +33,8 @@ awk 'BEGIN { srand(5); print "round,run,variant,sched,config,metric,value,status
 		i++; st = (i == 3) ? "ejected" : "ok"; name = v ? "nested" : "flat"
 		printf "%d,%d,%s,%s,x,req_s,%.2f,%s\n", r, i, name, v ? "flatcg" : "cfs", 20 + v + rand(), st
 		printf "%d,%d,%s,%s,x,busy_pct,%.2f,%s\n", r, i, name, v ? "flatcg" : "cfs", i == 8 ? 90 : 99.5, st
-		printf "%d,%d,%s,%s,x,requests.web,%d,%s\n", r, i, name, v ? "flatcg" : "cfs", i == 6 ? 400 : 1500, st } }' >"$d/raw.csv"
+		printf "%d,%d,%s,%s,x,requests.web,%d,%s\n", r, i, name, v ? "flatcg" : "cfs", i == 6 ? 400 : 1500, st
+		printf "%d,%d,%s,%s,x,host_chase_us,%d,%s\n", r, i, name, v ? "flatcg" : "cfs", 30000 + 1000 * rand(), st } }' >"$d/raw.csv"
 { echo "round,run,variant,sched,status,loader_rc,exit_reason"
   echo "2,4,nested,flatcg,ok,0,unregistered from user space"
   echo "2,3,flat,cfs,ejected,,"; } >"$d/runs.csv"
@@ -59,6 +61,11 @@ grep -Eq '^\| req_s \| 5 \| 1\.[0-9]{4} \| [0-9.]+ \.\. [0-9.]+ \|' "$s" || { ec
 # the declared comparison: 5 pairs, CI, resolvable effect, a verdict on 1.10
 grep -Eq '^\| nested:flatcg/cfs \| req_s \| 5 \| 1\.[0-9]{4} \| [0-9.]+ \.\. [0-9.]+ \| \+/-[0-9.]+% \| [0-9]+ \| 1\.10 \| (reproduced|partly|not reproduced|not resolvable)' "$s" ||
 	{ echo "FAIL: comparison row"; grep '^| nested:' "$s"; fail=1; }
+# the same comparison adjusted for the host's speed, and the covariate's ratio
+grep -q "^## Adjusted for the host's speed" "$s" || { echo "FAIL: no adjusted section"; fail=1; }
+grep -Eq '^\| nested:flatcg/cfs \| req_s \| 5 \| [0-9]\.[0-9]{4} \| [0-9.]+ \.\. [0-9.]+ \| \+/-[0-9.]+% \| -?[0-9.]+ \| -?[0-9.]+ \| [0-9]+ \| [0-9.]+ \([0-9.]+ \.\. [0-9.]+\) \|$' "$s" ||
+	{ echo "FAIL: adjusted row"; grep "^| nested:" "$s"; fail=1; }
+[ -s "$d/stats-adjust-nested-vs-flat.csv" ] || { echo "FAIL: no stats-adjust csv"; fail=1; }
 grep -q '^- run 8 (round 4, nested): guest CPUs 90.0% busy' "$s" || { echo "FAIL: unsaturated run not flagged"; fail=1; }
 grep -q '^- run 5: host busy: a compiler ran;' "$s" || { echo "FAIL: host interference not flagged"; fail=1; }
 grep -q '^- run 6 (nested): p99 of web stands on 400 requests' "$s" || { echo "FAIL: thin p99 not flagged"; fail=1; }
