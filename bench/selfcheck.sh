@@ -3,20 +3,21 @@
 # bench-check, part of make test): runs every scenario in quick mode through
 # QEMU into a scratch folder and checks that each produced raw.csv with ok
 # rows for every variant, runs.csv with an exit reason for every BPF
-# scheduler run, host samples, meta.txt, qemu-cmdline, dmesg, summary.md
-# with the comparisons and saturation sections, PNG plots, and the
-# workload-specific figures (overlap, traced waits, spread inside a leaf,
-# shares while a leaf idles, wake-up latency, web's latency histograms);
-# then checks that a scenario with a broken cgroup config is refused with
-# cgconfigparser's message before anything runs.  It checks the plumbing,
-# not the numbers.  Scenarios: all, or the names given as arguments (make
-# test runs a subset that reaches every check); every scenario file is
-# parsed either way.  Limits: needs the built kernel; about 75 s a scenario.
+# scheduler run, host samples, the host's speed in every run, meta.txt,
+# qemu-cmdline, dmesg, summary.md with the comparisons and saturation
+# sections, PNG plots, and the workload-specific figures (overlap, traced
+# waits, spread inside a leaf, shares while a leaf idles, wake-up latency,
+# web's latency histograms and measured windows); then checks that a
+# scenario with a broken cgroup config is refused with cgconfigparser's
+# message before anything runs.  It checks the plumbing, not the numbers.
+# Scenarios: all, or the names given as arguments (make test runs a subset
+# that reaches every check); every scenario file is parsed either way.
+# Limits: needs the built kernel; about 75 s a scenario.
 set -uo pipefail
 BENCH=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(dirname "$BENCH")
 BUILD=${BUILD:-$ROOT/build}
-case ${1-} in -h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1-} in -h | --help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 names=("$@")
 [ ${#names[@]} -gt 0 ] ||
 	for f in "$BENCH"/scenarios/*.scn; do names+=("$(basename "$f" .scn)"); done
@@ -48,7 +49,7 @@ for name in "${names[@]}"; do
 	d=$(ls -d "$scratch/ok/"[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]-"$name" 2>/dev/null | head -1)
 	[ -n "$d" ] || { bad "$name: no results folder"; continue; }
 	for x in raw.csv runs.csv meta.txt qemu-cmdline summary.md scenario.scn \
-		host-samples.csv progress-host.csv dmesg.txt; do
+		host-samples.csv host-speed.csv progress-host.csv dmesg.txt; do
 		[ -s "$d/$x" ] || bad "$name: $x missing or empty"
 	done
 	grep -q '^## Comparisons' "$d/summary.md" || bad "$name: summary has no comparisons"
@@ -66,6 +67,9 @@ for name in "${names[@]}"; do
 			bad "$name: no ok rows for variant $v"
 	done
 	grep -q '^kernel_config_sha1=[0-9a-f]\{40\}$' "$d/meta.txt" || bad "$name: no kernel config hash in meta.txt"
+	# the host's speed in every run (bench/hostspeed, run.sh)
+	awk -F, 'NR > 1 { run[$2] = 1; if ($6 == "host_chase_us" && $7 > 0) hs[$2] = 1 }
+		END { for (r in run) if (!(r in hs)) exit 1 }' "$d/raw.csv" || bad "$name: a run without host_chase_us"
 	# every BPF scheduler run says how it ended
 	awk -F, 'NR > 1 && $4 != "cfs" && $7 == "" { f = 1 } END { exit f }' "$d/runs.csv" ||
 		bad "$name: a scheduler run without an exit reason in runs.csv"
@@ -73,6 +77,10 @@ for name in "${names[@]}"; do
 		awk -F, '$6 == "busy_pct" && $7 > 0 { f = 1 } END { exit !f }' "$d/raw.csv" || bad "$name: no busy_pct"
 		awk -F, '$6 == "web_cpu_ms_per_req" && $7 > 0 { f = 1 } END { exit !f }' "$d/raw.csv" || bad "$name: no web_cpu_ms_per_req"
 		grep -q '^## Guest CPU per request' "$d/summary.md" || bad "$name: summary has no CPU per request"
+		# the measured window of every run, for the host-speed samples
+		[ "$(awk -F, 'NR > 1' "$d/windows.csv" 2>/dev/null | wc -l)" = "$(awk -F, 'NR > 1 { print $2 }' "$d/raw.csv" | sort -u | wc -l)" ] ||
+			bad "$name: windows.csv does not hold one window per run"
+		grep -q "^## Adjusted for the host's speed" "$d/summary.md" || bad "$name: summary has no host-speed adjustment"
 		# wrk's histogram of every instance that completed requests (in
 		# a quick run a low-weight instance may complete none), holding
 		# at least that many latencies; pooled in the summary

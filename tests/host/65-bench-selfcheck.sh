@@ -10,7 +10,7 @@
 # timeout: 1200
 set -u
 . "$(dirname "$0")/../../scripts/common.sh"
-stats=$BUILD/bench/stats
-[ -x "$stats" ] || { echo "$stats not built (make bench-stats)"; exit 1; }
-BUILD=$BUILD STATS=$stats "$ROOT/bench/selfcheck.sh" \
+stats=$BUILD/bench/stats hs=$BUILD/bench/hostspeed
+[ -x "$stats" ] && [ -x "$hs" ] || { echo "$stats or $hs not built (make bench-stats)"; exit 1; }
+BUILD=$BUILD STATS=$stats HOSTSPEED=$hs "$ROOT/bench/selfcheck.sh" \
 	web waits smt-web smt idle forkweights wakelat overhead taskfree

@@ -1,9 +1,10 @@
 #!/bin/bash
 # 68-bench-append.sh - host test: bench/run.sh -a adds a new boot's rounds
 # to a results folder.  bench/lib/append.sh renumbers the new rounds and
-# runs after the old ones (raw.csv, runs.csv, progress), keeps the host
-# samples so a busy host still flags the right run, records the boot in
-# meta.txt; report.sh pairs across the merged rounds and lists the boots.
+# runs after the old ones (raw.csv, runs.csv, windows.csv, progress),
+# keeps the host samples (load and speed) so a busy host still flags the
+# right run, records the boot in meta.txt; report.sh pairs across the
+# merged rounds and lists the boots.
 # Refused: another kernel in the guest (folder left as it was), and in
 # run.sh, before any boot, another kernel build, scheduler binary, pinning
 # or bad options.
@@ -37,6 +38,7 @@ folder() {
 	meta "$n" "$3" "$4" >"$d/meta.txt"
 	echo "round,run,variant,sched,config,metric,value,status" >"$d/raw.csv"
 	echo "round,run,variant,sched,status,loader_rc,exit_reason" >"$d/runs.csv"
+	echo "round,run,variant,start,end" >"$d/windows.csv"
 	echo "epoch,line" >"$d/progress-host.csv"
 	: >"$d/progress.log"
 	for r in $(seq "$n"); do
@@ -44,6 +46,7 @@ folder() {
 			i=$((i + 1))
 			echo "$r,$i,$v,cfs,flat.conf,req_s,$([ $v = a ] && echo 10 || echo 11).$((r % 3)),ok" >>"$d/raw.csv"
 			echo "$r,$i,$v,cfs,ok,," >>"$d/runs.csv"
+			echo "$r,$i,$v,$(($5 + 10 * i + 3)),$(($5 + 10 * i + 8))" >>"$d/windows.csv"
 			echo "[web] round $r/$n  run $i/$((2 * n))  variant $v  sched cfs  elapsed 0:0$i" >>"$d/progress.log"
 			echo "$(($5 + 10 * i)),[web] round $r/$n  run $i/$((2 * n))  variant $v  sched cfs" >>"$d/progress-host.csv"
 		done
@@ -53,6 +56,8 @@ folder() {
 	  for t in $(seq $(($5 + 5)) 10 $(($5 + 10 * i + 5))); do
 		echo "$t,0.1,$([ "$t" = "${6-}" ] && echo 1 || echo 0),0"
 	  done; } >"$d/host-samples.csv"
+	# host speed every 2 s, the value the boot's seed followed by the time
+	{ echo "epoch,chase_us"; for t in $(seq "$5" 2 $(($5 + 10 * i + 10))); do echo "$t,$4$t"; done; } >"$d/host-speed.csv"
 	echo "boot seed $4" >"$d/dmesg.txt"
 	{ echo "round,run,variant,sched,metric,value,count,status"
 	  echo "$n,$i,b,cfs,latency_us.web,1000,3,ok"; } >"$d/hist.csv"
@@ -88,6 +93,10 @@ grep -qx '5,10,b,cfs,latency_us.web,1000,3,ok' "$d/hist.csv" && [ "$(wc -l <"$d/
 	bad "hist.csv not merged"
 [ "$(grep -c '^round' "$d/raw.csv")" = 1 ] || bad "a second header in raw.csv"
 grep -q '^2040,\[web\] round 5/5  run 10/10  variant b' "$d/progress-host.csv" || bad "progress-host.csv not renumbered"
+grep -qx '5,10,b,2043,2048' "$d/windows.csv" && [ "$(grep -c '^round' "$d/windows.csv")" = 1 ] ||
+	bad "windows.csv not renumbered"
+[ "$(awk -F, '$2 ~ /^1/' "$d/host-speed.csv" | wc -l)" = 36 ] && [ "$(awk -F, '$2 ~ /^2/' "$d/host-speed.csv" | wc -l)" = 26 ] &&
+	[ "$(grep -c '^epoch' "$d/host-speed.csv")" = 1 ] || bad "host-speed.csv not merged"
 grep -q '^\[web\] round 4/5  run 7/10  variant a' "$d/progress.log" || bad "progress.log not renumbered"
 grep -qx 'rounds=5' "$d/meta.txt" || bad "meta.txt rounds not 5"
 grep -q '^append_1=rounds 4-5 (runs 7-10) on 2026-01-02T00:00:00Z, seed 2, harness h2' "$d/meta.txt" || bad "append_1 line"
