@@ -480,6 +480,20 @@ esac
 		echo "No host samples recorded."
 	fi
 	echo
+	# the first run of each boot (run 1, and the first of each boot -a
+	# added): where its main metric ranks among its variant's ok runs
+	firsts=$(sed -n 's/^append_[0-9]*=.*(runs \([0-9]*\)-.*/\1/p' "$dir/meta.txt" | tr '\n' ' ')
+	echo "The first run of each boot, its $(main_metric) ranked among its variant's ok"
+	echo "runs (1 = smallest).  A boot's first run finds the guest cold; full-mode"
+	echo "boots since 2026-12-06 make one unrecorded warm-up run before it"
+	echo "(\`guest_boot_warmup\` in meta.txt)."
+	echo
+	awk -F, -v m="$(main_metric)" -v firsts="1 $firsts" 'BEGIN { n = split(firsts, f, " "); for (i = 1; i <= n; i++) first[f[i]] = 1 }
+		NR > 1 && $6 == m && $8 == "ok" { c[$3]++; val[$3, c[$3]] = $7 + 0; if ($2 in first) { fr[$2] = $3; fv[$2] = $7 + 0 } }
+		END { for (i = 1; i <= n; i++) { r = f[i]; if (!(r in fr)) { printf "- run %s: not ok or no %s\n", r, m; continue }
+			v = fr[r]; k = 1; for (j = 1; j <= c[v]; j++) if (val[v, j] < fv[r]) k++
+			printf "- run %s (%s): %s %s, rank %d of %d\n", r, v, m, fv[r], k, c[v] } }' "$dir/raw.csv"
+	echo
 	if [ -s "$dir/runs.csv" ]; then
 		echo "## How each scheduler run ended"
 		echo

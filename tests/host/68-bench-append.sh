@@ -110,6 +110,8 @@ echo "2003,0.1,1,0" >>"$d/host-samples.csv"
 s=$d/summary.md
 grep -q '^| runs | 5 rounds x variants (a b) in 2 boots' "$s" || bad "runs row does not say 2 boots"
 grep -q '^| boot 2, added by bench/run.sh -a | rounds 4-5 ' "$s" || bad "boot 2 not listed"
+grep -q '^- run 1 (a): req_s 10.1, rank 2 of 5$' "$s" && grep -q '^- run 7 (a): req_s 10.1, rank 2 of 5$' "$s" ||
+	bad "first runs of the two boots not ranked"
 grep -Eq '^\| req_s \| 5 \| 1\.[0-9]{4} \|' "$s" || bad "ratio not over 5 pairs"
 grep -q '^- run 8: host busy: a compiler ran;' "$s" || bad "host-busy run 8 not flagged"
 [ "$(grep -c 'host busy' "$s")" = 1 ] || bad "other runs flagged as host busy (the boot between)"
