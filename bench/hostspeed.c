@@ -42,7 +42,8 @@ static void usage(FILE *f)
 		"over MIB MiB (default 64) and print \"epoch,chase_us\": the Unix time\n"
 		"and the thread CPU time of the walk in microseconds.  With -i, print\n"
 		"the header line \"epoch,chase_us\" and then one sample every SECONDS\n"
-		"(whole seconds) until killed; without it, one sample and exit.\n");
+		"(whole seconds) until killed or its parent exits; without it, one\n"
+		"sample and exit.\n");
 }
 
 static long number(const char *opt, const char *s, long max)
@@ -75,6 +76,7 @@ int main(int argc, char **argv)
 	unsigned long long seed = 0x9e3779b97f4a7c15ULL;
 	size_t n, j, k, p = 0, t;
 	size_t *next;
+	pid_t parent = getppid();
 	int opt;
 
 	while ((opt = getopt(argc, argv, "i:m:s:h")) != -1) {
@@ -132,5 +134,8 @@ int main(int argc, char **argv)
 		if (!interval)
 			return 0;
 		sleep(interval);
+		/* bench/run.sh stops it; if run.sh itself was killed, stop too */
+		if (getppid() != parent)
+			return 0;
 	}
 }

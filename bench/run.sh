@@ -180,6 +180,9 @@ if [ ${#configs[@]} -gt 0 ]; then
 	fi
 fi
 
+# the harness as it was when the runs began (the guest reads it live)
+harness=$(git -C "$ROOT" rev-parse -q --verify HEAD 2>/dev/null || echo none)$(git -C "$ROOT" status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo '+dirty')
+
 # meta FILE: what was measured on what
 meta() {
 	echo "date=$(date -u +%FT%TZ)"
@@ -207,7 +210,7 @@ meta() {
 	echo "kernel_config_sha1=$(now_kcfg)"
 	echo "series_commit=$(now_series)"
 	now_scheds
-	echo "harness_commit=$(git -C "$ROOT" rev-parse -q --verify HEAD 2>/dev/null || echo none)$(git -C "$ROOT" status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo '+dirty')"
+	echo "harness_commit=$harness"
 	echo "qemu=$(qemu-system-x86_64 --version | head -1)"
 	sed 's/^/guest_/' "$2/guest-info.txt" 2>/dev/null
 }

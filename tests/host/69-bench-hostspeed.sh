@@ -1,9 +1,10 @@
 #!/bin/bash
 # 69-bench-hostspeed.sh - host test: bench/hostspeed (the host-speed probe:
-# help, refused options, the sample format, the -i stream) and
-# hostspeed_rows (bench/lib/hostspeed.sh): each run's mean host_chase_us
-# over its measured window from windows.csv, over its progress window when
-# it has none, with the run's status; no rows without samples.
+# help, refused options, the sample format, the -i stream, which stops
+# when its parent is gone) and hostspeed_rows (bench/lib/hostspeed.sh):
+# each run's mean host_chase_us over its measured window from
+# windows.csv, over its progress window when it has none, with the run's
+# status; no rows without samples.
 # Synthetic folders; no QEMU.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -27,6 +28,14 @@ a=$("$H" -m 8 -s 10000 | cut -d, -f2) b=$("$H" -m 8 -s 1000000 | cut -d, -f2)
 timeout 3 "$H" -i 1 -m 1 -s 1000 >"$tmp/stream"
 head -n 1 "$tmp/stream" | grep -qx 'epoch,chase_us' || bad "-i: no header"
 [ "$(grep -Ec '^[0-9]{10}\.[0-9]{3},[0-9]+$' "$tmp/stream")" -ge 2 ] || bad "-i 1: fewer than 2 samples in 3 s: $(cat "$tmp/stream")"
+# a stream whose parent is gone (run.sh killed) stops by itself (the
+# parent lives 1 s: the one it had when it started is the one it watches)
+( "$H" -i 1 -m 1 -s 1000 >/dev/null & echo $! >"$tmp/orphan.pid"; sleep 1 )
+sleep 3
+if kill -0 "$(cat "$tmp/orphan.pid")" 2>/dev/null; then
+	bad "hostspeed -i outlived its parent by 3 s"
+	kill "$(cat "$tmp/orphan.pid")"
+fi
 
 . "$ROOT/bench/lib/hostspeed.sh"
 d=$tmp/f
