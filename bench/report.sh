@@ -13,6 +13,7 @@ BENCH=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(dirname "$BENCH")
 STATS=${STATS:-${BUILD:-$ROOT/build}/bench/stats}
 . "$BENCH/lib/scenario.sh"
+. "$BENCH/lib/runspans.sh"
 
 usage() {
 	cat <<EOF
@@ -455,16 +456,12 @@ esac
 	fi
 	echo
 	if [ -s "$dir/host-samples.csv" ] && [ -s "$dir/progress-host.csv" ]; then
-		# a run spans from its progress line to the next one, or to the
-		# "done" line of its boot (folders merged by run.sh -a hold several)
-		awk -F, 'FNR == 1 { f++; next }
-			f == 1 && $2 ~ /run [0-9]+\// { match($2, /run [0-9]+\//); r = substr($2, RSTART + 4, RLENGTH - 5)
-				if (nr && !(nr in en)) en[nr] = $1
-				st[++nr] = $1; id[nr] = r; next }
-			f == 1 && $2 ~ /done:/ { if (nr && !(nr in en)) en[nr] = $1; next }
-			f == 2 { t[++ns] = $1; comp[ns] = $3; oq[ns] = $4; ld[ns] = $2 }
+		# f: 1 spans (run_spans: the whole run, no header), 2 samples
+		awk -F, 'FILENAME != cur { cur = FILENAME; f = FILENAME == ARGV[1] ? 1 : 2 }
+			f == 1 { id[++nr] = $1; st[nr] = $2; en[nr] = $3; next }
+			FNR == 1 { next }
+			{ t[++ns] = $1; comp[ns] = $3; oq[ns] = $4 }
 			END {
-				if (nr && !(nr in en)) en[nr] = 1e18
 				for (i = 1; i <= nr; i++) {
 					why = ""
 					for (k = 1; k <= ns; k++)
@@ -475,7 +472,7 @@ esac
 					if (why != "") { printf "- run %s: host busy:%s\n", id[i], why; bad++ }
 				}
 				if (!bad) printf "No host sample (every 5 s) saw a compiler or another QEMU during the %d runs.\n", nr
-			}' "$dir/progress-host.csv" "$dir/host-samples.csv"
+			}' <(run_spans "$dir") "$dir/host-samples.csv"
 	else
 		echo "No host samples recorded."
 	fi

@@ -18,6 +18,7 @@ STATS=${STATS:-$BUILD/bench/stats}
 HOSTSPEED=${HOSTSPEED:-$BUILD/bench/hostspeed}
 . "$BENCH/lib/scenario.sh"
 . "$BENCH/lib/append.sh"
+. "$BENCH/lib/runspans.sh"
 . "$BENCH/lib/hostspeed.sh"
 
 usage() {

@@ -37,6 +37,7 @@ if kill -0 "$(cat "$tmp/orphan.pid")" 2>/dev/null; then
 	kill "$(cat "$tmp/orphan.pid")"
 fi
 
+. "$ROOT/bench/lib/runspans.sh"
 . "$ROOT/bench/lib/hostspeed.sh"
 d=$tmp/f
 mkdir -p "$d"
