@@ -70,6 +70,14 @@ main_metric() {
 	esac
 }
 COMPARES=$(scn_compares)
+# the same lines with their defaults filled in: the main metric, the
+# label "OTHER / BASE"
+RCOMPARES=$(while read -r b o c m l; do
+	[ -n "$b" ] || continue
+	[ "$m" != - ] || m=$(main_metric)
+	[ "$l" != - ] || l="$o / $b"
+	echo "$b $o $c $m $l"
+done <<<"$COMPARES")
 while read -r b o _; do
 	[ -n "$b" ] || continue
 	"$STATS" ratio "$dir/raw.csv" "$b" "$o" >"$dir/stats-ratio-$o-vs-$b.csv" || die "stats ratio $o/$b failed"
@@ -342,8 +350,6 @@ esac
 	echo "|---|---|---|---|---|---|---|---|---|"
 	while read -r b o c m l; do
 		[ -n "$b" ] || continue
-		[ "$m" != - ] || m=$(main_metric)
-		[ "$l" != - ] || l="$o / $b"
 		IFS=, read -r _ n r lo hi _ _ res p3 _ < <(awk -F, -v m="$m" 'NR > 1 && $1 == m' "$dir/stats-ratio-$o-vs-$b.csv")
 		if [ -z "${n-}" ]; then
 			echo "| $l | $m | 0 | - | - | - | - | ${c/#-/none} | no pairs |"
@@ -357,7 +363,7 @@ esac
 				(lo == "" ? "-" : sprintf("%.4f .. %.4f", lo, hi)), f(res, "+/-%.1f%%"), (p3 == "" ? "-" : p3),
 				(c == "-" ? "none" : c), vd }'
 		unset n
-	done <<<"$COMPARES"
+	done <<<"$RCOMPARES"
 	echo
 	if grep -q ',host_chase_us,' "$dir/raw.csv"; then
 		echo "## Adjusted for the host's speed"
@@ -379,8 +385,6 @@ esac
 		echo "|---|---|---|---|---|---|---|---|---|---|"
 		while read -r b o _ m l; do
 			[ -n "$b" ] || continue
-			[ "$m" != - ] || m=$(main_metric)
-			[ "$l" != - ] || l="$o / $b"
 			cv=$(awk -F, '$1 == "host_chase_us" { printf "%.4f (%s)", $3, ($4 == "" ? "-" : sprintf("%.4f .. %.4f", $4, $5)) }' "$dir/stats-ratio-$o-vs-$b.csv")
 			if "$STATS" adjust "$dir/raw.csv" "$b" "$o" "$m" host_chase_us >"$dir/stats-adjust-$o-vs-$b.csv" 2>"$dir/.adjust.err"; then
 				awk -F, -v l="$l" -v cv="${cv:--}" 'function f(x, p) { return x == "" ? "-" : sprintf(p, x) }
@@ -391,7 +395,7 @@ esac
 				rm -f "$dir/stats-adjust-$o-vs-$b.csv"
 				echo "| $l | $m | - | - | - | - | - | - | - | $(sed 's/^stats: //; s/|/:/g' "$dir/.adjust.err" | head -n 1) |"
 			fi
-		done <<<"$COMPARES"
+		done <<<"$RCOMPARES"
 		rm -f "$dir/.adjust.err"
 		echo
 	fi
@@ -416,10 +420,9 @@ esac
 		echo "|---|---|---|---|"
 		while read -r b o _ _ l; do
 			[ -n "$b" ] || continue
-			[ "$l" != - ] || l="$o / $b"
 			"$STATS" ratio "$dir/stats-derived-rows.csv" "$b" "$o" 2>/dev/null |
 				awk -F, -v l="$l" '$1 == "cpu_ms_per_req" { printf "| %s | %s | %.4f | %s |\n", l, $2, $3, ($4 == "" ? "-" : sprintf("%.4f .. %.4f", $4, $5)) }'
-		done <<<"$COMPARES"
+		done <<<"$RCOMPARES"
 		echo
 	fi
 	if [ -s "$dir/hist.csv" ]; then
