@@ -307,6 +307,7 @@ esac
 	echo "| QEMU | $(meta qemu); command line in [qemu-cmdline](qemu-cmdline) |"
 	echo "| kernel config sha1 | $(meta kernel_config_sha1) |"
 	echo "| series commit (build/linux HEAD) | $(meta series_commit) |"
+	[ -z "$(meta series_tree)" ] || echo "| series tree (its content) | $(meta series_tree) |"
 	echo "| harness commit | $(meta harness_commit) |"
 	echo "| workload | $SCN_WORKLOAD |"
 	nboot=$((1 + $(grep -c '^append_[0-9]*=' "$dir/meta.txt")))
@@ -315,7 +316,7 @@ esac
 	else
 		echo "| runs | $(meta rounds) rounds x variants ($(meta variants)) in $nboot boots (every round in one boot), order $(meta guest_order); the first boot's seed $(meta guest_seed), its host and harness above |"
 		sed -n 's/^append_\([0-9]*\)=/\1 /p' "$dir/meta.txt" | while read -r k rest; do
-			echo "| boot $((k + 1)), added by bench/run.sh -a | $rest |"
+			echo "| boot $((k + 1)), added (run.sh -a or merge.sh) | $rest |"
 		done
 	fi
 	echo "| per run | $(meta duration_s) s measured after $(meta warmup_s) s warm-up |"
@@ -494,6 +495,31 @@ esac
 			v = fr[r]; k = 1; for (j = 1; j <= c[v]; j++) if (val[v, j] < fv[r]) k++
 			printf "- run %s (%s): %s %s, rank %d of %d\n", r, v, m, fv[r], k, c[v] } }' "$dir/raw.csv"
 	echo
+	# a folder of several boots (run.sh -a, bench/merge.sh): each
+	# comparison in each boot alone, to show whether they agree
+	boots=$(sed -n 's/^append_[0-9]*=rounds \([0-9]*\)-\([0-9]*\) (runs [0-9-]*) on \([^,]*\),.*/\1 \2 \3/p' "$dir/meta.txt")
+	if [ -n "$boots" ] && [ -n "$RCOMPARES" ]; then
+		echo "Each comparison in each boot alone (the rounds it ran; the tables"
+		echo "above pool them):"
+		echo
+		echo "| boot | rounds | started | comparison | metric | pairs | ratio | 95% CI |"
+		echo "|---|---|---|---|---|---|---|---|"
+		first=$(awk '{ print $1 - 1; exit }' <<<"$boots")
+		k=0
+		while read -r a z started; do
+			k=$((k + 1))
+			awk -F, -v a="$a" -v z="$z" 'NR == 1 || ($1 >= a && $1 <= z)' "$dir/raw.csv" >"$dir/.boot.csv"
+			while read -r b o _ m l; do
+				"$STATS" ratio "$dir/.boot.csv" "$b" "$o" 2>/dev/null |
+					awk -F, -v k="$k" -v rr="$a-$z" -v d="$started" -v l="$l" -v m="$m" '$1 == m {
+						printf "| %s | %s | %s | %s | %s | %s | %.4f | %s |\n", k, rr, d, l, m, $2, $3,
+							($4 == "" ? "-" : sprintf("%.4f .. %.4f", $4, $5)) }'
+			done <<<"$RCOMPARES"
+		done <<<"1 $first $(sed -n 's/^date=//p' "$dir/meta.txt")
+$boots"
+		rm -f "$dir/.boot.csv"
+		echo
+	fi
 	if [ -s "$dir/runs.csv" ]; then
 		echo "## How each scheduler run ended"
 		echo

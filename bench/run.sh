@@ -113,22 +113,32 @@ done
 # what this run would be measured on (meta.txt, the -a check)
 now_kcfg() { sha1sum "$BUILD/kbuild/.config" 2>/dev/null | cut -d' ' -f1; }
 now_series() { git -C "$BUILD/linux" rev-parse HEAD 2>/dev/null || echo unknown; }
+# the series' content: the same on any machine that applies the same
+# patches to the same linux-source (the commit ids carry the dates)
+now_series_tree() { git -C "$BUILD/linux" rev-parse 'HEAD^{tree}' 2>/dev/null || echo unknown; }
 now_pinned() { [ -n "$pin" ] && echo yes || echo no; }
 # sched_sha1_NAME=HASH per scheduler of the loaded scenario whose plug-in
-# names its binary (sched_binary): rounds are only merged under the same
+# names its binary (sched_binary), and sched_src_NAME=HASH of the sources
+# it is built from outside the series (sched_sources, in their order):
+# rounds are only merged under the same binary, or the same sources
 now_scheds() {
-	local s sf bin
+	local s sf bin src
 	for s in $(scn_scheds); do
 		sf=${BENCH_SCHED_DIR:-/nonexistent}/$s.sh
 		[ -f "$sf" ] || sf=$BENCH/schedulers/$s.sh
 		bin=$(. "$sf" && declare -F sched_binary >/dev/null && sched_binary) || continue
 		echo "sched_sha1_$s=$(sha1sum "$bin" 2>/dev/null | cut -d' ' -f1)"
+		# shellcheck disable=SC2046
+		src=$(. "$sf" && declare -F sched_sources >/dev/null && set -o pipefail &&
+			cat $(sched_sources) | sha1sum) &&
+			echo "sched_src_$s=${src%% *}"
 	done
 }
 if [ -n "$append" ]; then
 	scn_load "$1" "$quick" || exit 1
 	# shellcheck disable=SC2046
 	append_compat "$append" "kernel_config_sha1=$(now_kcfg)" "series_commit=$(now_series)" \
+		"series_tree=$(now_series_tree)" \
 		"mode=${quick:-full}" "guest_vcpus=$cpus" "guest_mem_mib=$mem" "vcpus_pinned=$(now_pinned)" \
 		$(now_scheds) ||
 		die "-a $append: not the same experiment (above); nothing was booted"
@@ -210,6 +220,7 @@ meta() {
 	echo "accel=$(sed -n 's/^accel=//p' "$2/timing" 2>/dev/null || grep -o 'accel [a-z]*' "$2/qemu-cmdline" | cut -d' ' -f2)"
 	echo "kernel_config_sha1=$(now_kcfg)"
 	echo "series_commit=$(now_series)"
+	echo "series_tree=$(now_series_tree)"
 	now_scheds
 	echo "harness_commit=$harness"
 	echo "qemu=$(qemu-system-x86_64 --version | head -1)"

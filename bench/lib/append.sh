@@ -6,7 +6,15 @@
 #                                   meta.txt has each KEY at VALUE: rounds
 #                                   from another kernel, vCPU count, memory
 #                                   or pinning would not be the same
-#                                   experiment
+#                                   experiment.  A build's identity
+#                                   (series_commit, sched_sha1_NAME) may
+#                                   differ where its sources' does not
+#                                   (series_tree, sched_src_NAME): a new
+#                                   machine builds the same sources again
+#                                   with other commit dates; a sources'
+#                                   key DIR lacks is not checked
+#   append_identity META            the KEY=VALUE lines of a meta.txt that
+#                                   append_compat checks (bench/merge.sh)
 #   append_merge DIR NEW            merge the run in folder NEW (raw.csv,
 #                                   runs.csv, progress, host samples and
 #                                   speed, logs, meta.txt) into DIR: rounds
@@ -27,20 +35,40 @@ append_samples() {
 }
 
 append_compat() {
-	local dir=${1%/} kv k want have bad=0
+	local dir=${1%/} kv k want have ck bad=0
+	local -A given=()
 	shift
 	[ -f "$dir/meta.txt" ] && [ -f "$dir/raw.csv" ] && [ -f "$dir/scenario.scn" ] || {
 		echo "append: $dir is not a results folder (meta.txt, raw.csv, scenario.scn)" >&2
 		return 1
 	}
+	for kv in "$@"; do given[${kv%%=*}]=${kv#*=}; done
 	for kv in "$@"; do
 		k=${kv%%=*} want=${kv#*=}
 		have=$(append_meta "$dir/meta.txt" "$k")
 		[ "$have" = "$want" ] && continue
+		case $k in
+		series_tree | sched_src_*)
+			# the sources' identity: only where DIR recorded it
+			[ -z "$have" ] && continue ;;
+		series_commit) ck=series_tree ;;
+		sched_sha1_*) ck=sched_src_${k#sched_sha1_} ;;
+		*) ck= ;;
+		esac
+		# "unknown" (no git tree to read) vouches for nothing
+		if [ -n "$ck" ] && [ -n "${given[$ck]-}" ] && [ "${given[$ck]}" != unknown ] &&
+			[ "$(append_meta "$dir/meta.txt" "$ck")" = "${given[$ck]}" ]; then
+			echo "append: $k differs ($have, now $want) but $ck is the same: the same sources built again" >&2
+			continue
+		fi
 		echo "append: $dir has $k=${have:-(none)}, this run would have $k=$want" >&2
 		bad=1
 	done
 	return $bad
+}
+
+append_identity() {
+	grep -E '^(kernel_config_sha1|series_commit|series_tree|mode|guest_vcpus|guest_mem_mib|vcpus_pinned|sched_sha1_[A-Za-z0-9_]+|sched_src_[A-Za-z0-9_]+)=' "$1"
 }
 
 # append_renumber ROUND_OFF RUN_OFF ROUNDS RUNS: progress lines with their
@@ -109,14 +137,14 @@ append_merge() {
 			echo "host_compiler_samples=$(sed -n 1p <<<"$samples")"
 			echo "host_other_qemu_samples=$(sed -n 2p <<<"$samples")"
 		fi
-		printf 'append_%d=rounds %d-%d (runs %d-%d) on %s, seed %s, harness %s, host load %s before and %s after, compiler samples %s, other QEMU samples %s, vCPUs pinned %s\n' \
+		printf 'append_%d=rounds %d-%d (runs %d-%d) on %s, seed %s, harness %s, host load %s before and %s after, compiler samples %s, other QEMU samples %s, vCPUs pinned %s, series commit %s\n' \
 			"$k" $((ro + 1)) "$rt" $((io + 1)) "$it" \
 			"$(append_meta "$new/meta.txt" date)" "$(append_meta "$new/meta.txt" guest_seed)" \
 			"$(append_meta "$new/meta.txt" harness_commit)" \
 			"$(append_meta "$new/meta.txt" host_load_before)" "$(append_meta "$new/meta.txt" host_load_after)" \
 			"$(append_meta "$new/meta.txt" host_compiler_samples)" \
 			"$(append_meta "$new/meta.txt" host_other_qemu_samples)" \
-			"$(append_meta "$new/meta.txt" vcpus_pinned)"
+			"$(append_meta "$new/meta.txt" vcpus_pinned)" "$(append_meta "$new/meta.txt" series_commit)"
 	} >"$tmp/meta.txt.new" && mv "$tmp/meta.txt.new" "$tmp/meta.txt" || { rm -rf "$tmp"; return 1; }
 	mv "$dir" "$dir.old-$$" && mv "$tmp" "$dir" && rm -rf "$dir.old-$$"
 }

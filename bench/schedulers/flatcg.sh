@@ -9,6 +9,11 @@
 # shellcheck disable=SC2086
 sched_preflight() { scx_preflight "${FLATCG:-$ROOT/build/flatcg/flatcg}"; }
 sched_binary() { echo "${FLATCG:-$ROOT/build/flatcg/flatcg}"; }
+# what make flatcg builds it from besides the series (none for a FLATCG=)
+sched_sources() {
+	[ -z "${FLATCG-}" ] && echo "$ROOT/flatcg/flatcg.bpf.c $ROOT/flatcg/flatcg.c" \
+		"$ROOT/flatcg/flatcg.h $ROOT/flatcg/flatcg.mk $ROOT/common/scx-loader.h"
+}
 sched_start() { scx_start 15 "${FLATCG:-$ROOT/build/flatcg/flatcg}" -j ${FLATCG_ARGS:-}; }
 sched_alive() { scx_alive; }
 sched_stop() { scx_stop; }

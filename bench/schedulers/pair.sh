@@ -10,6 +10,11 @@
 # shellcheck disable=SC2086
 sched_preflight() { scx_preflight "${PAIR:-$ROOT/build/pair/pair}"; }
 sched_binary() { echo "${PAIR:-$ROOT/build/pair/pair}"; }
+# what make pair builds it from besides the series (none for a PAIR=)
+sched_sources() {
+	[ -z "${PAIR-}" ] && echo "$ROOT/pair/pair.bpf.c $ROOT/pair/pair.c" \
+		"$ROOT/pair/pair.h $ROOT/pair/pair.mk $ROOT/common/scx-loader.h"
+}
 # shellcheck disable=SC2086
 sched_start() { scx_start 15 "${PAIR:-$ROOT/build/pair/pair}" -j ${PAIR_ARGS:-}; }
 sched_alive() { scx_alive; }

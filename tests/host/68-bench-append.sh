@@ -6,8 +6,11 @@
 # right run, records the boot in meta.txt; report.sh pairs across the
 # merged rounds and lists the boots.
 # Refused: another kernel in the guest (folder left as it was), and in
-# run.sh, before any boot, another kernel build, scheduler binary, pinning
-# or bad options.
+# run.sh, before any boot, another kernel build, scheduler binary (unless
+# built again from the same sources), pinning or bad options.
+# bench/merge.sh adds a results folder's boot to another under the same
+# checks (and the same scenario file); the report gives each comparison
+# per boot.
 # Synthetic folders, no QEMU.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -81,6 +84,28 @@ append_compat "$d" kernel_config_sha1=k0 series_commit=s0 mode=full guest_vcpus=
 out=$(append_compat "$d" kernel_config_sha1=k0 vcpus_pinned=yes 2>&1) && bad "append_compat accepted another pinning"
 grep -q 'vcpus_pinned=no, this run would have vcpus_pinned=yes' <<<"$out" || bad "append_compat did not name the field: $out"
 append_compat "$tmp/nowhere" mode=full 2>/dev/null && bad "append_compat accepted a missing folder"
+# a build's id may differ where its sources' id does not (a new machine
+# builds the same sources with other commit dates), never otherwise
+c=$tmp/compat
+mkdir -p "$c"
+cp "$d/raw.csv" "$d/scenario.scn" "$c/"
+{ meta 3 k1 1; echo series_tree=t0; echo sched_sha1_x=b0; echo sched_src_x=c0; } >"$c/meta.txt"
+out=$(append_compat "$c" series_commit=s9 series_tree=t0 sched_sha1_x=b9 sched_src_x=c0 2>&1) ||
+	bad "append_compat refused the same sources built again: $out"
+grep -q 'series_commit differs (s0, now s9) but series_tree is the same' <<<"$out" &&
+	grep -q 'sched_sha1_x differs (b0, now b9) but sched_src_x is the same' <<<"$out" ||
+	bad "append_compat did not say why it took another build: $out"
+out=$(append_compat "$c" series_commit=s9 series_tree=t9 2>&1) && bad "append_compat took another series"
+grep -q 'series_commit=s0, this run would have series_commit=s9' <<<"$out" &&
+	grep -q 'series_tree=t0, this run would have series_tree=t9' <<<"$out" || bad "another series: $out"
+out=$(append_compat "$c" sched_sha1_x=b9 sched_src_x=c9 2>&1) && bad "append_compat took other scheduler sources"
+out=$(append_compat "$c" sched_sha1_x=b9 2>&1) && bad "append_compat took another binary with no sources' id"
+# a folder from before series_tree: its commit must match
+out=$(append_compat "$d" series_commit=s9 series_tree=t0 2>&1) && bad "append_compat took another commit, no tree in DIR"
+append_compat "$d" series_commit=s0 series_tree=t0 2>/dev/null || bad "a tree DIR lacks was checked"
+# a tree that could not be read (no git in build/linux) vouches for nothing
+sed -i 's/^series_tree=t0/series_tree=unknown/' "$c/meta.txt"
+out=$(append_compat "$c" series_commit=s9 series_tree=unknown 2>&1) && bad "append_compat took an unknown tree as the same"
 
 # a new boot of 2 rounds, a compiler seen during its run 2 (t=2025)
 folder "$tmp/new" 2 k1 2 2000 2025
@@ -109,11 +134,14 @@ echo "2003,0.1,1,0" >>"$d/host-samples.csv"
 "$ROOT/bench/report.sh" "$d" >/dev/null || bad "report.sh on the merged folder"
 s=$d/summary.md
 grep -q '^| runs | 5 rounds x variants (a b) in 2 boots' "$s" || bad "runs row does not say 2 boots"
-grep -q '^| boot 2, added by bench/run.sh -a | rounds 4-5 ' "$s" || bad "boot 2 not listed"
+grep -q '^| boot 2, added (run.sh -a or merge.sh) | rounds 4-5 ' "$s" || bad "boot 2 not listed"
 grep -q '^- run 1 (a): req_s 10.1, rank 2 of 5$' "$s" && grep -q '^- run 7 (a): req_s 10.1, rank 2 of 5$' "$s" ||
 	bad "first runs of the two boots not ranked"
 grep -Eq '^\| req_s \| 5 \| 1\.[0-9]{4} \|' "$s" || bad "ratio not over 5 pairs"
 grep -q '^- run 8: host busy: a compiler ran;' "$s" || bad "host-busy run 8 not flagged"
+grep -Eq '^\| 1 \| 1-3 \| 2026-01-01T00:00:00Z \| b/a \| req_s \| 3 \| 1\.[0-9]{4} \|' "$s" &&
+	grep -Eq '^\| 2 \| 4-5 \| 2026-01-02T00:00:00Z \| b/a \| req_s \| 2 \| 1\.[0-9]{4} \|' "$s" &&
+	[ "$(grep -Ec '^\| [0-9] \| [0-9]+-[0-9]+ \| 2026' "$s")" = 2 ] || bad "comparison per boot not listed"
 [ "$(grep -c 'host busy' "$s")" = 1 ] || bad "other runs flagged as host busy (the boot between)"
 
 # another guest kernel: refused, the folder left as it was
@@ -143,12 +171,61 @@ echo "sched_sha1_fake=$(echo two | sha1sum | cut -d' ' -f1)" >>"$tmp/sd/meta.txt
 out=$(BIN=$tmp/bin BENCH_SCHED_DIR=$tmp/plug run -a "$tmp/sd") && bad "run.sh -a accepted another scheduler binary"
 grep -q "this run would have sched_sha1_fake=$(sha1sum "$tmp/bin" | cut -d' ' -f1)" <<<"$out" &&
 	[ "$(grep -c 'this run would have' <<<"$out")" = 1 ] || bad "run.sh -a scheduler refusal: $out"
+# the same scheduler sources built again: the binary's sha1 is no reason
+# (refused here for the vCPU count, before any boot)
+printf '%s\n' 'sched_binary() { echo "$BIN"; }' 'sched_sources() { echo "$SRC1 $SRC2"; }' >"$tmp/plug/fake.sh"
+echo src1 >"$tmp/src1"
+echo src2 >"$tmp/src2"
+echo "sched_src_fake=$(cat "$tmp/src1" "$tmp/src2" | sha1sum | cut -d' ' -f1)" >>"$tmp/sd/meta.txt"
+out=$(SRC1=$tmp/src1 SRC2=$tmp/src2 BIN=$tmp/bin BENCH_SCHED_DIR=$tmp/plug run -a "$tmp/sd" -c 3) &&
+	bad "run.sh -a accepted 3 vCPUs"
+grep -q 'sched_sha1_fake differs .* but sched_src_fake is the same' <<<"$out" &&
+	! grep -q 'would have sched_' <<<"$out" && grep -q 'would have guest_vcpus=3' <<<"$out" ||
+	bad "run.sh -a with the same scheduler sources: $out"
+echo src3 >"$tmp/src2"
+out=$(SRC1=$tmp/src1 SRC2=$tmp/src2 BIN=$tmp/bin BENCH_SCHED_DIR=$tmp/plug run -a "$tmp/sd") &&
+	bad "run.sh -a accepted other scheduler sources"
+grep -q 'would have sched_src_fake=' <<<"$out" && grep -q 'would have sched_sha1_fake=' <<<"$out" ||
+	bad "run.sh -a with other scheduler sources: $out"
 out=$(run -a "$d" web) && bad "run.sh -a with a scenario accepted"
 grep -q 'give no scenario' <<<"$out" || bad "run.sh -a DIR SCENARIO: $out"
 out=$(run -a "$d" -q) && bad "run.sh -a -q accepted"
 out=$(run -r 0 web) && bad "run.sh -r 0 accepted"
 grep -q -- "-r takes a whole number >= 1, got '0'" <<<"$out" || bad "run.sh -r 0: $out"
 run -h | grep -q -- '-a DIR' || bad "run.sh -h does not explain -a"
+
+# bench/merge.sh: a results folder's boot added to another, SRC unchanged
+m=$tmp/m1
+folder "$m" 2 k1 4 5000
+sed 's/^rounds 3/rounds 2/' "$d/scenario.scn" >"$m/scenario.scn"
+folder "$tmp/m2" 3 k1 5 6000
+cp "$d/scenario.scn" "$tmp/m2/"
+sed -i 's/^series_commit=s0/series_commit=s5/' "$tmp/m2/meta.txt"
+echo series_tree=t0 | tee -a "$m/meta.txt" >>"$tmp/m2/meta.txt"
+sum=$(cat "$tmp/m2"/* | sha1sum)
+out=$("$ROOT/bench/merge.sh" "$m" "$tmp/m2" 2>&1) || bad "merge.sh failed: $out"
+grep -q "series_commit differs (s0, now s5) but series_tree is the same" <<<"$out" &&
+	grep -q "m2 -> .*m1 (5 rounds)" <<<"$out" || bad "merge.sh said: $out"
+[ "$(cat "$tmp/m2"/* | sha1sum)" = "$sum" ] || bad "merge.sh changed SRC"
+grep -q '^append_1=rounds 3-5 (runs 5-10) on 2026-01-05T00:00:00Z, seed 5' "$m/meta.txt" &&
+	[ "$(awk -F, 'NR > 1' "$m/raw.csv" | wc -l)" = 10 ] || bad "merge.sh did not add the 3 rounds"
+grep -Eq '^\| 2 \| 3-5 \| 2026-01-05T00:00:00Z \| b/a \| req_s \| 3 \|' "$m/summary.md" ||
+	bad "merge.sh: no report of the merged folder"
+sum=$(cat "$m"/* | sha1sum)
+out=$("$ROOT/bench/merge.sh" "$tmp/m2" "$m" 2>&1) && bad "merge.sh took a folder of two boots"
+grep -q 'holds several boots' <<<"$out" || bad "merge.sh, two boots: $out"
+folder "$tmp/m3" 1 k1 6 7000
+sed 's/^duration 15/duration 30/' "$d/scenario.scn" >"$tmp/m3/scenario.scn"
+out=$("$ROOT/bench/merge.sh" "$m" "$tmp/m3" 2>&1) && bad "merge.sh took another scenario"
+grep -q 'another scenario file' <<<"$out" || bad "merge.sh, other scenario: $out"
+cp "$d/scenario.scn" "$tmp/m3/"
+sed -i 's/^guest_mem_mib=2048/guest_mem_mib=4096/' "$tmp/m3/meta.txt"
+out=$("$ROOT/bench/merge.sh" "$m" "$tmp/m3" 2>&1) && bad "merge.sh took another guest memory"
+grep -q 'guest_mem_mib=2048, this run would have guest_mem_mib=4096' <<<"$out" &&
+	grep -q 'nothing merged' <<<"$out" || bad "merge.sh, other memory: $out"
+[ "$(cat "$m"/* | sha1sum)" = "$sum" ] || bad "a refused merge.sh changed DIR"
+"$ROOT/bench/merge.sh" -h | grep -q '^usage: bench/merge.sh DIR SRC' || bad "merge.sh -h"
+"$ROOT/bench/merge.sh" "$m" >/dev/null 2>&1; [ $? = 2 ] || bad "merge.sh with one folder: not exit 2"
 
 # scn_set_rounds: the count wins in full and quick mode
 . "$ROOT/bench/lib/scenario.sh"
