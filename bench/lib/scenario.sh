@@ -197,6 +197,24 @@ scn_compares() {
 	for v in ${SCN_VARIANTS#"$first"}; do echo "$first $v - - -"; done
 }
 
+# scn_mix32 X: set SCN_H to a 32-bit integer hash of X (xorshift-multiply,
+# "lowbias32"); products are taken mod 2^32 in two halves so that no
+# intermediate leaves bash's signed 64 bits
+scn_mix32() {
+	local x=$(($1 & 0xffffffff)) m
+	for m in 0x7feb352d 0x846ca68b; do
+		x=$((x ^ (x >> (m == 0x7feb352d ? 16 : 15))))
+		x=$(((x * (m & 0xffff) + (((x * (m >> 16)) & 0xffff) << 16)) & 0xffffffff))
+	done
+	SCN_H=$((x ^ (x >> 16)))
+}
+# scn_hash32 SEED R K: set SCN_H to 32 mixed bits of a seed, a round, a draw
+scn_hash32() {
+	scn_mix32 "$1"
+	scn_mix32 $((SCN_H + $2 * 0x9e3779b9))
+	scn_mix32 $((SCN_H + $3 * 0x85ebca6b))
+}
+
 # scn_round_order R: the variants of round R (1-based) in the order they run
 scn_round_order() {
 	local r=$1
@@ -213,12 +231,15 @@ scn_round_order() {
 			echo "${v[*]}"
 		fi ;;
 	shuffle)
-		# Fisher-Yates with an LCG of our own: the order depends only on
-		# the seed and the round, not on the shell's RANDOM
-		local i j t x=$(( (${SCN_SEED:-0} * 1000003 + r * 7919) % 2147483648 ))
+		# Fisher-Yates; draw k of round r is a hash of (seed, r, k), so
+		# the order depends only on them and rounds are independent (an
+		# LCG started at seed + r * step gave correlated rounds: within a
+		# boot some variants never ran in some positions)
+		local i j t k=0
 		for ((i = ${#v[@]} - 1; i > 0; i--)); do
-			x=$(( (x * 1103515245 + 12345) % 2147483648 ))
-			j=$(( (x >> 8) % (i + 1) ))
+			k=$((k + 1))
+			scn_hash32 "${SCN_SEED:-0}" "$r" "$k"
+			j=$((SCN_H % (i + 1)))
 			t=${v[$i]} v[$i]=${v[$j]} v[$j]=$t
 		done
 		echo "${v[*]}" ;;
