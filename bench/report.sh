@@ -495,6 +495,25 @@ esac
 			v = fr[r]; k = 1; for (j = 1; j <= c[v]; j++) if (val[v, j] < fv[r]) k++
 			printf "- run %s (%s): %s %s, rank %d of %d\n", r, v, m, fv[r], k, c[v] } }' "$dir/raw.csv"
 	echo
+	# the order: a shuffle that favours some positions for some variants
+	# ties any effect of position to those variants' ratios
+	echo "Each variant's position in its rounds (from the run numbers in"
+	echo "raw.csv, whatever the run's status): a shuffled order runs each in"
+	echo "each position about equally often."
+	echo
+	awk -F, 'NR > 1 && !(($1, $2) in seen) { seen[$1, $2] = 1; n[$1]++; run[$1, n[$1]] = $2 + 0; var[$1, n[$1]] = $3
+			if (!($3 in vs)) { vs[$3] = ++nv; vname[nv] = $3 } }
+		END {
+			for (r in n) {
+				if (n[r] > mx) mx = n[r]
+				for (i = 1; i <= n[r]; i++) { p = 1; for (j = 1; j <= n[r]; j++) if (run[r, j] < run[r, i]) p++; c[var[r, i], p]++ }
+			}
+			h = "| variant |"; u = "|---|"
+			for (p = 1; p <= mx; p++) { h = h " " p " |"; u = u "---|" }
+			print h; print u
+			for (k = 1; k <= nv; k++) { l = "| " vname[k] " |"; for (p = 1; p <= mx; p++) l = l " " (c[vname[k], p] + 0) " |"; print l }
+		}' "$dir/raw.csv"
+	echo
 	# a folder of several boots (run.sh -a, bench/merge.sh): each
 	# comparison in each boot alone, to show whether they agree
 	boots=$(sed -n 's/^append_[0-9]*=rounds \([0-9]*\)-\([0-9]*\) (runs [0-9-]*) on \([^,]*\),.*/\1 \2 \3/p' "$dir/meta.txt")

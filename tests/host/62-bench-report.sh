@@ -4,7 +4,7 @@
 # resolvable effect and verdict, the same adjusted for the host's speed,
 # ratio with CI and pair count, the refused run listed and left out, the
 # unsaturated run and the run disturbed on the host flagged, the exit
-# table) and PNG plots, for the web and weights scenarios.  The raw data
+# table, each variant's positions in its rounds) and PNG plots, for the web and weights scenarios.  The raw data
 # is synthetic, generated here; no QEMU.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -57,6 +57,9 @@ grep -q '^# Bench results: web (full mode)' "$s" || { echo "FAIL: title"; fail=1
 grep -q '^- run 3 (round 2, variant flat, scheduler cfs): ejected' "$s" || { echo "FAIL: ejected run not listed"; fail=1; }
 grep -q '^| req_s | 5 |' "$s" || { echo "FAIL: ejected run counted in flat's n"; fail=1; }
 grep -q '^## Ratio nested / flat, every metric' "$s" || { echo "FAIL: no ratio section"; fail=1; }
+# flat ran first in every round, nested second (run 3, ejected, counts)
+grep -qx '| variant | 1 | 2 |' "$s" && grep -qx '| flat | 6 | 0 |' "$s" && grep -qx '| nested | 0 | 6 |' "$s" ||
+	{ echo "FAIL: positions in the round"; fail=1; }
 grep -Eq '^\| req_s \| 5 \| 1\.[0-9]{4} \| [0-9.]+ \.\. [0-9.]+ \|' "$s" || { echo "FAIL: ratio row (5 pairs, CI)"; fail=1; }
 # the declared comparison: 5 pairs, CI, resolvable effect, a verdict on 1.10
 grep -Eq '^\| nested:flatcg/cfs \| req_s \| 5 \| 1\.[0-9]{4} \| [0-9.]+ \.\. [0-9.]+ \| \+/-[0-9.]+% \| [0-9]+ \| 1\.10 \| (reproduced|partly|not reproduced|not resolvable)' "$s" ||
