@@ -117,6 +117,9 @@ now_series() { git -C "$BUILD/linux" rev-parse HEAD 2>/dev/null || echo unknown;
 # patches to the same linux-source (the commit ids carry the dates)
 now_series_tree() { git -C "$BUILD/linux" rev-parse 'HEAD^{tree}' 2>/dev/null || echo unknown; }
 now_pinned() { [ -n "$pin" ] && echo yes || echo no; }
+# how a shuffled order is drawn (bench/lib/scenario.sh); rounds drawn
+# otherwise (the correlated LCG before 1498ce5) are not added to them
+now_draw() { [ "$SCN_ORDER" = shuffle ] && echo shuffle_draw=lowbias32; }
 # sched_sha1_NAME=HASH per scheduler of the loaded scenario whose plug-in
 # names its binary (sched_binary), and sched_src_NAME=HASH of the sources
 # it is built from outside the series (sched_sources, in their order):
@@ -140,7 +143,7 @@ if [ -n "$append" ]; then
 	append_compat "$append" "kernel_config_sha1=$(now_kcfg)" "series_commit=$(now_series)" \
 		"series_tree=$(now_series_tree)" \
 		"mode=${quick:-full}" "guest_vcpus=$cpus" "guest_mem_mib=$mem" "vcpus_pinned=$(now_pinned)" \
-		$(now_scheds) ||
+		$(now_draw) $(now_scheds) ||
 		die "-a $append: not the same experiment (above); nothing was booted"
 fi
 
@@ -221,6 +224,7 @@ meta() {
 	echo "kernel_config_sha1=$(now_kcfg)"
 	echo "series_commit=$(now_series)"
 	echo "series_tree=$(now_series_tree)"
+	now_draw
 	now_scheds
 	echo "harness_commit=$harness"
 	echo "qemu=$(qemu-system-x86_64 --version | head -1)"

@@ -68,7 +68,7 @@ append_compat() {
 }
 
 append_identity() {
-	grep -E '^(kernel_config_sha1|series_commit|series_tree|mode|guest_vcpus|guest_mem_mib|vcpus_pinned|sched_sha1_[A-Za-z0-9_]+|sched_src_[A-Za-z0-9_]+)=' "$1"
+	grep -E '^(kernel_config_sha1|series_commit|series_tree|mode|guest_vcpus|guest_mem_mib|vcpus_pinned|shuffle_draw|sched_sha1_[A-Za-z0-9_]+|sched_src_[A-Za-z0-9_]+)=' "$1"
 }
 
 # append_renumber ROUND_OFF RUN_OFF ROUNDS RUNS: progress lines with their

@@ -7,7 +7,8 @@
 # merged rounds and lists the boots.
 # Refused: another kernel in the guest (folder left as it was), and in
 # run.sh, before any boot, another kernel build, scheduler binary (unless
-# built again from the same sources), pinning or bad options.
+# built again from the same sources), pinning, rounds of the old shuffle
+# or bad options.
 # bench/merge.sh adds a results folder's boot to another under the same
 # checks (and the same scenario file); the report gives each comparison
 # per boot.
@@ -31,7 +32,8 @@ meta() {
 	printf '%s\n' "date=2026-01-0$3T00:00:00Z" scenario=web mode=full "rounds=$1" "variants=a b" \
 		guest_vcpus=2 guest_mem_mib=2048 vcpus_pinned=no kernel_config_sha1=k0 series_commit=s0 \
 		"host_load_before=0.1" "host_load_after=0.2" "host_compiler_samples=0 of 3 (every 5 s)" \
-		host_other_qemu_samples=0 "harness_commit=h$3" "guest_kernel=$2" guest_order=shuffle "guest_seed=$3"
+		host_other_qemu_samples=0 "harness_commit=h$3" "guest_kernel=$2" guest_order=shuffle "guest_seed=$3" \
+		shuffle_draw=lowbias32
 }
 # folder DIR ROUNDS KERNEL SEED T0 [COMPILER_AT]: a web run of variants a
 # and b, b 10% faster; progress lines every 10 s from T0
@@ -187,6 +189,12 @@ out=$(SRC1=$tmp/src1 SRC2=$tmp/src2 BIN=$tmp/bin BENCH_SCHED_DIR=$tmp/plug run -
 	bad "run.sh -a accepted other scheduler sources"
 grep -q 'would have sched_src_fake=' <<<"$out" && grep -q 'would have sched_sha1_fake=' <<<"$out" ||
 	bad "run.sh -a with other scheduler sources: $out"
+# rounds shuffled by the old, correlated draw (no shuffle_draw): refused
+sed '/^shuffle_draw=/d' "$tmp/sd/meta.txt" >"$tmp/sd/m" && mv "$tmp/sd/m" "$tmp/sd/meta.txt"
+out=$(SRC1=$tmp/src1 SRC2=$tmp/src2 BIN=$tmp/bin BENCH_SCHED_DIR=$tmp/plug run -a "$tmp/sd") &&
+	bad "run.sh -a accepted rounds of the old shuffle"
+grep -q 'has shuffle_draw=(none), this run would have shuffle_draw=lowbias32' <<<"$out" ||
+	bad "run.sh -a, old shuffle: $out"
 out=$(run -a "$d" web) && bad "run.sh -a with a scenario accepted"
 grep -q 'give no scenario' <<<"$out" || bad "run.sh -a DIR SCENARIO: $out"
 out=$(run -a "$d" -q) && bad "run.sh -a -q accepted"
