@@ -366,6 +366,33 @@ esac
 		unset n
 	done <<<"$RCOMPARES"
 	echo
+	echo "## Robust to outliers"
+	echo
+	echo "The t interval above assumes roughly normal log ratios; a run the host"
+	echo "slowed can halve a pair's ratio and pull the mean.  \`stats robust\` gives"
+	echo "the Hodges-Lehmann ratio (exp of the median of all pairwise means of the"
+	echo "log ratios) with its 95% CI from the signed-rank test, which assumes"
+	echo "only a distribution symmetric about its centre, and counts the pairs"
+	echo "OTHER won and lost with the exact sign test's p (ties left out).  The"
+	echo "verdicts stay on the t interval; where the two intervals disagree about"
+	echo "1 or the claim, the result hangs on a few pairs and is not settled."
+	echo
+	echo "| comparison | metric | pairs | Hodges-Lehmann ratio | 95% CI | OTHER higher | OTHER lower | sign test p |"
+	echo "|---|---|---|---|---|---|---|---|"
+	while read -r b o _ m l; do
+		[ -n "$b" ] || continue
+		if "$STATS" robust "$dir/raw.csv" "$b" "$o" "$m" >"$dir/stats-robust-$o-vs-$b.csv" 2>"$dir/.robust.err"; then
+			awk -F, -v l="$l" 'function f(x, p) { return x == "" ? "-" : sprintf(p, x) }
+				NR == 2 { printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", l, $1, $2, f($3, "%.4f"),
+					($4 == "" ? "-" : sprintf("%.4f .. %.4f", $4, $5)), $6, $7, f($8, "%.3g") }' \
+				"$dir/stats-robust-$o-vs-$b.csv"
+		else
+			rm -f "$dir/stats-robust-$o-vs-$b.csv"
+			echo "| $l | $m | - | - | - | - | - | $(sed 's/^stats: //; s/|/:/g' "$dir/.robust.err" | head -n 1) |"
+		fi
+	done <<<"$RCOMPARES"
+	rm -f "$dir/.robust.err"
+	echo
 	if grep -q ',host_chase_us,' "$dir/raw.csv"; then
 		echo "## Adjusted for the host's speed"
 		echo

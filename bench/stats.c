@@ -30,6 +30,20 @@
  *                                 d and x, the residual sd, the half-width
  *                                 and the pairs that residual sd needs for
  *                                 +/-3% (as ratio's, with n-1 df)
+ *   stats robust FILE BASE OTHER METRIC
+ *                                 distribution-free figures of one metric
+ *                                 over the same pairs as ratio: the
+ *                                 Hodges-Lehmann ratio (exp of the median
+ *                                 of the Walsh averages (d_i + d_j) / 2,
+ *                                 i <= j, of d = ln(OTHER/BASE)) with its
+ *                                 95% CI from the exact null distribution
+ *                                 of Wilcoxon's signed-rank statistic
+ *                                 (coverage >= 95% if d is symmetric about
+ *                                 its centre; normality is not assumed),
+ *                                 the pairs where OTHER is higher and
+ *                                 lower, and the two-sided exact sign
+ *                                 test's p (ties left out).  A few runs a
+ *                                 slow host halved move it little
  *   stats rounds FILE BASE OTHER METRIC
  *                                 round,ratio for each round with both
  *                                 values (the dots of the ratio plot)
@@ -71,6 +85,7 @@ static void usage(FILE *f)
 		"usage: stats summary FILE\n"
 		"       stats ratio FILE BASE OTHER\n"
 		"       stats adjust FILE BASE OTHER METRIC COVARIATE\n"
+		"       stats robust FILE BASE OTHER METRIC\n"
 		"       stats rounds FILE BASE OTHER METRIC\n"
 		"       stats tq DF\n"
 		"FILE is a CSV with columns round,variant,metric,value,status (\"-\" = stdin);\n"
@@ -80,6 +95,8 @@ static void usage(FILE *f)
 		"effect the pairs resolve and the pairs needed for +/-3%% and +/-10%%.\n"
 		"adjust: the ratio of METRIC per pair regressed on the ratio of COVARIATE\n"
 		"in the same pairs; the intercept is the ratio at an equal covariate.\n"
+		"robust: the Hodges-Lehmann ratio of METRIC with its Wilcoxon signed-rank\n"
+		"95%% CI, the pairs where OTHER is higher and lower, the sign test's p.\n"
 		"rounds: the per-round ratios of one metric.\n");
 }
 
@@ -455,6 +472,89 @@ static void adjust(const char *base, const char *other, const char *metric, cons
 	free(x);
 }
 
+/*
+ * Wilcoxon's signed-rank statistic T on n pairs without ties, under the null
+ * (each rank's sign a fair coin): after rank i, P(T = s) is half the old
+ * P(T = s) plus half the old P(T = s - i).  Returns the largest c with
+ * P(T <= c - 1) <= 0.025, 0 if there is none: the Walsh averages number c
+ * and M + 1 - c (ascending, 1-based, M = n(n+1)/2) bound an interval of
+ * coverage >= 95%.
+ */
+static size_t wilcoxon_c(size_t n)
+{
+	size_t m = n * (n + 1) / 2, c = 0;
+	double *p = calloc(m + 1, sizeof(*p)), cum = 0;
+
+	if (!p)
+		die("out of memory%s%s", "", "");
+	p[0] = 1;
+	for (size_t i = 1; i <= n; i++) {
+		for (size_t s = m; s >= i; s--)
+			p[s] = (p[s] + p[s - i]) / 2;
+		for (size_t s = 0; s < i; s++)
+			p[s] /= 2;
+	}
+	while (c <= m && cum + p[c] <= 0.025)
+		cum += p[c++];
+	free(p);
+	return c;
+}
+
+/* Two-sided exact sign test: k of n pairs on the rarer side, at 1/2. */
+static double sign_p(size_t k, size_t n)
+{
+	double tail = 0;
+
+	if (!n)
+		return NAN;
+	for (size_t j = 0; j <= k; j++)
+		tail += exp(lgamma(n + 1.0) - lgamma(j + 1.0) - lgamma(n - j + 1.0) - n * log(2.0));
+	return fmin(1, 2 * tail);
+}
+
+static void robust(const char *base, const char *other, const char *metric)
+{
+	double *d = malloc((nrows + 1) * sizeof(*d)), *w, o, b, med;
+	size_t n = 0, m, c, hi = 0, lo = 0, k = 0;
+
+	if (!d)
+		die("out of memory%s%s", "", "");
+	for (size_t i = 0; i < nrows; i++) {
+		if (strcmp(rows[i].variant, base) || strcmp(rows[i].metric, metric))
+			continue;
+		if (!lookup(other, metric, rows[i].round, &o))
+			continue;
+		b = rows[i].value;
+		if (b <= 0 || o <= 0)
+			die("robust: a value of %s is not positive%s", metric, "");
+		d[n++] = log(o / b);
+		hi += o > b;
+		lo += o < b;
+	}
+	if (!n)
+		die("robust: no round has both variants' %s%s", metric, "");
+	m = n * (n + 1) / 2;
+	w = malloc(m * sizeof(*w));
+	if (!w)
+		die("out of memory%s%s", "", "");
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i; j < n; j++)
+			w[k++] = (d[i] + d[j]) / 2;
+	qsort(w, m, sizeof(*w), cmp_double);
+	med = m % 2 ? w[m / 2] : (w[m / 2 - 1] + w[m / 2]) / 2;
+	c = wilcoxon_c(n);
+	printf("metric,pairs,hl_ratio,ci95_lo,ci95_hi,other_higher,other_lower,sign_p\n");
+	printf("%s,%zu,", metric, n);
+	num(exp(med), ",");
+	/* with 5 pairs or fewer no interval reaches 95%: empty fields */
+	num(c ? exp(w[c - 1]) : NAN, ",");
+	num(c ? exp(w[m - c]) : NAN, ",");
+	printf("%zu,%zu,", hi, lo);
+	num(sign_p(hi < lo ? hi : lo, hi + lo), "\n");
+	free(w);
+	free(d);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
@@ -472,6 +572,9 @@ int main(int argc, char **argv)
 	} else if (argc == 7 && !strcmp(argv[1], "adjust")) {
 		load(argv[2]);
 		adjust(argv[3], argv[4], argv[5], argv[6]);
+	} else if (argc == 6 && !strcmp(argv[1], "robust")) {
+		load(argv[2]);
+		robust(argv[3], argv[4], argv[5]);
 	} else if (argc == 6 && !strcmp(argv[1], "rounds")) {
 		load(argv[2]);
 		rounds(argv[3], argv[4], argv[5]);

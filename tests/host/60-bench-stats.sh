@@ -1,8 +1,9 @@
 #!/bin/bash
 # 60-bench-stats.sh - host test: bench/stats.c on known inputs (mean, sd,
 # median, t-based 95% CI, geometric-mean ratio with CI, the resolvable
-# effect and pairs needed, the ratio adjusted for a covariate, per-round
-# ratios, t quantiles, and clear errors on bad input).  Expected values are worked out by hand /
+# effect and pairs needed, the ratio adjusted for a covariate, the
+# Hodges-Lehmann ratio with its signed-rank interval and the sign test,
+# per-round ratios, t quantiles, and clear errors on bad input).  Expected values are worked out by hand /
 # with awk from the textbook formulas, not taken from the program.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -119,6 +120,51 @@ grep -q 'nothing to adjust for' "$tmp/e-adj" || { echo "FAIL: no message for a c
 awk -F, 'NR == 1 || $1 <= 2' "$tmp/adj.csv" >"$tmp/adj-2.csv"
 "$S" adjust "$tmp/adj-2.csv" a b m c 2>"$tmp/e-adj" && { echo "FAIL: adjust on 2 pairs"; fail=1; }
 grep -q 'needs 3 rounds' "$tmp/e-adj" || { echo "FAIL: no message for 2 pairs"; fail=1; }
+
+# robust: Hodges-Lehmann ratio and the Wilcoxon interval.  Published
+# two-sided 5% critical values of the signed-rank statistic: n=10 rejects
+# at T <= 8, n=20 at T <= 52, n=5 never; so the interval runs from Walsh
+# average 9 (53) to M + 1 - 9 (M + 1 - 53), counted in awk from sorted
+# Walsh averages.  Ratios exp(d): three of ten lower (the sign test's p is
+# 2 * (1 + 10 + 45 + 120) / 1024), one of them far off: it pulls the
+# geometric mean below 1 but leaves the Hodges-Lehmann ratio above it.
+robust_data() { # robust_data "d1 d2 ..." -> CSV of pairs a=100, b=100*exp(d)
+	awk -v ds="$1" 'BEGIN { print "round,variant,metric,value,status"; n = split(ds, d, " ")
+		for (r = 1; r <= n; r++) printf "%d,a,m,100,ok\n%d,b,m,%.12f,ok\n", r, r, 100 * exp(d[r]) }'
+}
+walsh() { # walsh "d1 d2 ..." K -> exp of the K-th smallest and K-th largest Walsh average, and of their median
+	awk -v ds="$1" 'BEGIN { n = split(ds, d, " "); for (i = 1; i <= n; i++) for (j = i; j <= n; j++) print (d[i] + d[j]) / 2 }' |
+		sort -g | awk -v k="$2" '{ w[NR] = $1 } END { m = NR; md = m % 2 ? w[(m + 1) / 2] : (w[m / 2] + w[m / 2 + 1]) / 2
+			printf "%.6f %.6f %.6f", exp(w[k]), exp(w[m + 1 - k]), exp(md) }'
+}
+d10="0.051 0.023 -0.031 0.087 0.042 0.013 0.064 -0.012 0.035 -0.9"
+robust_data "$d10" >"$tmp/rob10.csv"
+"$S" robust "$tmp/rob10.csv" a b m >"$tmp/rob10.out" || { echo "FAIL: robust exit"; fail=1; }
+read -r lo hi hl <<<"$(walsh "$d10" 9)"
+check "robust n=10 pairs" "$(field "$tmp/rob10.out" m 2)" 10
+check "robust n=10 HL ratio" "$(field "$tmp/rob10.out" m 3)" "$hl" 0.00001
+check "robust n=10 ci lo (Walsh 9)" "$(field "$tmp/rob10.out" m 4)" "$lo" 0.00001
+check "robust n=10 ci hi (Walsh M-8)" "$(field "$tmp/rob10.out" m 5)" "$hi" 0.00001
+check "robust higher" "$(field "$tmp/rob10.out" m 6)" 7
+check "robust lower" "$(field "$tmp/rob10.out" m 7)" 3
+check "sign test p, 3 of 10" "$(field "$tmp/rob10.out" m 8)" "$(awk 'BEGIN { print 2 * (1 + 10 + 45 + 120) / 1024 }')" 0.000001
+# the -0.9 pair drags the geometric mean below 1; HL stays above 1
+"$S" ratio "$tmp/rob10.csv" a b >"$tmp/rob10-t.out"
+awk -F, 'NR > 1 && $1 == "m" { exit !($3 < 0.97) }' "$tmp/rob10-t.out" || { echo "FAIL: the outlier did not pull the geometric mean down"; fail=1; }
+awk -F, 'NR > 1 && $1 == "m" { exit !($3 > 1.02) }' "$tmp/rob10.out" || { echo "FAIL: the outlier moved the Hodges-Lehmann ratio"; fail=1; }
+d20=$(awk 'BEGIN { for (i = 1; i <= 20; i++) printf "%.5f ", 0.02 + 0.05 * sin(1.7 * i) }')
+robust_data "$d20" >"$tmp/rob20.csv"
+"$S" robust "$tmp/rob20.csv" a b m >"$tmp/rob20.out"
+read -r lo hi hl <<<"$(walsh "$d20" 53)"
+check "robust n=20 ci lo (Walsh 53)" "$(field "$tmp/rob20.out" m 4)" "$lo" 0.00001
+check "robust n=20 ci hi (Walsh M-52)" "$(field "$tmp/rob20.out" m 5)" "$hi" 0.00001
+robust_data "0.01 0.02 0.03 0.04 0" >"$tmp/rob5.csv"
+"$S" robust "$tmp/rob5.csv" a b m >"$tmp/rob5.out"
+[ -z "$(field "$tmp/rob5.out" m 4)" ] && [ -z "$(field "$tmp/rob5.out" m 5)" ] ||
+	{ echo "FAIL: 5 pairs cannot give a 95% interval: $(cat "$tmp/rob5.out")"; fail=1; }
+# the tied pair counts on neither side and not in the sign test: 0 of 4
+check "robust higher, a tie left out" "$(field "$tmp/rob5.out" m 6)" 4
+check "sign test p, 0 of 4" "$(field "$tmp/rob5.out" m 8)" 0.125 0.000001
 
 # bad input is refused with a message naming the problem
 printf 'variant,metric,value\na,m,1\n' >"$tmp/bad1.csv"

@@ -1,11 +1,12 @@
 #!/bin/bash
 # 62-bench-report.sh - host test: bench/report.sh turns a raw.csv into
 # summary.md (setup, per-variant tables, the declared comparison with CI,
-# resolvable effect and verdict, the same adjusted for the host's speed,
-# ratio with CI and pair count, the refused run listed and left out, the
-# unsaturated run and the run disturbed on the host flagged, the exit
-# table, each variant's positions in its rounds) and PNG plots, for the web and weights scenarios.  The raw data
-# is synthetic, generated here; no QEMU.
+# resolvable effect and verdict, the same by Hodges-Lehmann and the sign
+# test, the same adjusted for the host's speed, ratio with CI and pair
+# count, the refused run listed and left out, the unsaturated run and the
+# run disturbed on the host flagged, the exit table, each variant's
+# positions in its rounds) and PNG plots, for the web and weights
+# scenarios.  The raw data is synthetic, generated here; no QEMU.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
@@ -69,6 +70,14 @@ grep -q "^## Adjusted for the host's speed" "$s" || { echo "FAIL: no adjusted se
 grep -Eq '^\| nested:flatcg/cfs \| req_s \| 5 \| [0-9]\.[0-9]{4} \| [0-9.]+ \.\. [0-9.]+ \| \+/-[0-9.]+% \| -?[0-9.]+ \| -?[0-9.]+ \| [0-9]+ \| [0-9.]+ \([0-9.]+ \.\. [0-9.]+\) \|$' "$s" ||
 	{ echo "FAIL: adjusted row"; grep "^| nested:" "$s"; fail=1; }
 [ -s "$d/stats-adjust-nested-vs-flat.csv" ] || { echo "FAIL: no stats-adjust csv"; fail=1; }
+# the same comparison by Hodges-Lehmann and the sign test: the pairs won
+# and lost are counted here from raw.csv (round 2's flat run was ejected)
+grep -q "^## Robust to outliers" "$s" || { echo "FAIL: no robust section"; fail=1; }
+read -r won lost <<<"$(awk -F, '$6 == "req_s" && $8 == "ok" { v[$1, $3] = $7 }
+	END { for (r = 1; r <= 6; r++) if ((r, "flat") in v && (r, "nested") in v) { w += v[r, "nested"] > v[r, "flat"]; l += v[r, "nested"] < v[r, "flat"] }
+		print w + 0, l + 0 }' "$d/raw.csv")"
+grep -Eq "^\| nested:flatcg/cfs \| req_s \| 5 \| [0-9]\.[0-9]{4} \| - \| $won \| $lost \| [0-9.e-]+ \|$" "$s" ||
+	{ echo "FAIL: robust row (5 pairs: no 95% interval; $won won, $lost lost)"; grep "^| nested:" "$s"; fail=1; }
 grep -q '^- run 8 (round 4, nested): guest CPUs 90.0% busy' "$s" || { echo "FAIL: unsaturated run not flagged"; fail=1; }
 grep -q '^- run 5: host busy: a compiler ran;' "$s" || { echo "FAIL: host interference not flagged"; fail=1; }
 grep -q '^- run 6 (nested): p99 of web stands on 400 requests' "$s" || { echo "FAIL: thin p99 not flagged"; fail=1; }
