@@ -541,6 +541,37 @@ esac
 			for (k = 1; k <= nv; k++) { l = "| " vname[k] " |"; for (p = 1; p <= mx; p++) l = l " " (c[vname[k], p] + 0) " |"; print l }
 		}' "$dir/raw.csv"
 	echo
+	# does the position matter: ln(metric) = round + variant + position
+	if [ -n "$RCOMPARES" ]; then
+		echo "Whether the position matters: \`stats position\` fits ln(metric) ="
+		echo "round + variant + position by least squares (one residual sd for"
+		echo "all runs) and gives each position against the first, then each"
+		echo "comparison with the position term in the model.  A position whose"
+		echo "interval excludes 1 means the order moves the numbers; the ratios"
+		echo "with the position term then read better than the plain ones."
+		echo
+		echo "| term | metric | ratio | 95% CI | runs | residual df |"
+		echo "|---|---|---|---|---|---|"
+		pos_shown=
+		while read -r b o _ m l; do
+			[ -n "$b" ] || continue
+			if ! "$STATS" position "$dir/raw.csv" "$b" "$o" "$m" >"$dir/stats-position-$o-vs-$b.csv" 2>"$dir/.position.err"; then
+				rm -f "$dir/stats-position-$o-vs-$b.csv"
+				echo "| $l | $m | - | $(sed 's/^stats: //; s/|/:/g' "$dir/.position.err" | head -n 1) | - | - |"
+				continue
+			fi
+			# the position terms once per metric (the model is the
+			# same), above the comparisons
+			awk -F, -v l="$l" -v m="$m" -v shown=" $pos_shown " 'function row(t) {
+					printf "| %s | %s | %.4f | %s | %s | %s |\n", t, m, $2, ($3 == "" ? "-" : sprintf("%.4f .. %.4f", $3, $4)), $5, $6 }
+				NR == 2 { split($0, keep, ",") }
+				NR > 2 && index(shown, " " m " ") == 0 { row($1) }
+				END { for (i = 1; i <= 6; i++) $i = keep[i]; row(l " (with position)") }' "$dir/stats-position-$o-vs-$b.csv"
+			pos_shown="$pos_shown $m"
+		done <<<"$RCOMPARES"
+		rm -f "$dir/.position.err"
+		echo
+	fi
 	# a folder of several boots (run.sh -a, bench/merge.sh): each
 	# comparison in each boot alone, to show whether they agree
 	boots=$(sed -n 's/^append_[0-9]*=rounds \([0-9]*\)-\([0-9]*\) (runs [0-9-]*) on \([^,]*\),.*/\1 \2 \3/p' "$dir/meta.txt")

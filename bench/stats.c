@@ -2,8 +2,8 @@
  * stats.c - statistics for the bench harness's raw CSV files.
  *
  * Input: a CSV with a header naming at least the columns round, variant,
- * metric, value, status (extra columns are ignored; no quoted fields).  Only
- * rows with status "ok" are used.
+ * metric, value, status, and run for `position` (extra columns are
+ * ignored; no quoted fields).  Only rows with status "ok" are used.
  *
  *   stats summary FILE            per (variant, metric): n, mean, sample sd,
  *                                 median, min, max and the 95% confidence
@@ -44,6 +44,15 @@
  *                                 lower, and the two-sided exact sign
  *                                 test's p (ties left out).  A few runs a
  *                                 slow host halved move it little
+ *   stats position FILE BASE OTHER METRIC
+ *                                 whether a run's position in its round
+ *                                 matters: least squares of ln(METRIC) on
+ *                                 round + variant + position (the position
+ *                                 from the run column: run minus the
+ *                                 round's first run, over rows of any
+ *                                 status, plus one); OTHER/BASE and each
+ *                                 position against the first as ratios
+ *                                 with 95% CIs from one residual sd
  *   stats rounds FILE BASE OTHER METRIC
  *                                 round,ratio for each round with both
  *                                 values (the dots of the ratio plot)
@@ -65,11 +74,19 @@ struct row {
 	char variant[NAME_MAX_LEN];
 	char metric[NAME_MAX_LEN];
 	long round;
+	long run;	/* -1 without a run column */
 	double value;
 };
 
 static struct row *rows;
 static size_t nrows;
+
+/* each round's first run number over all rows, ok or not (for positions) */
+struct first_run {
+	long round, run;
+};
+static struct first_run *firsts;
+static size_t nfirsts;
 
 static void die(const char *fmt, const char *a, const char *b)
 {
@@ -86,6 +103,7 @@ static void usage(FILE *f)
 		"       stats ratio FILE BASE OTHER\n"
 		"       stats adjust FILE BASE OTHER METRIC COVARIATE\n"
 		"       stats robust FILE BASE OTHER METRIC\n"
+		"       stats position FILE BASE OTHER METRIC\n"
 		"       stats rounds FILE BASE OTHER METRIC\n"
 		"       stats tq DF\n"
 		"FILE is a CSV with columns round,variant,metric,value,status (\"-\" = stdin);\n"
@@ -97,6 +115,8 @@ static void usage(FILE *f)
 		"in the same pairs; the intercept is the ratio at an equal covariate.\n"
 		"robust: the Hodges-Lehmann ratio of METRIC with its Wilcoxon signed-rank\n"
 		"95%% CI, the pairs where OTHER is higher and lower, the sign test's p.\n"
+		"position: ln(METRIC) fitted as round + variant + position in the round;\n"
+		"OTHER/BASE and each position against the first, with 95%% CIs.\n"
 		"rounds: the per-round ratios of one metric.\n");
 }
 
@@ -147,10 +167,26 @@ static int col(char **f, int n, const char *name)
 	return -1;
 }
 
+static void note_run(long round, long run)
+{
+	size_t i;
+
+	for (i = 0; i < nfirsts && firsts[i].round != round; i++)
+		;
+	if (i == nfirsts) {
+		firsts = realloc(firsts, (nfirsts + 1) * sizeof(*firsts));
+		if (!firsts)
+			die("out of memory%s%s", "", "");
+		firsts[nfirsts++] = (struct first_run){ round, run };
+	} else if (run < firsts[i].run) {
+		firsts[i].run = run;
+	}
+}
+
 static void load(const char *path)
 {
 	char line[4096], *f[64];
-	int n, c_round, c_var, c_met, c_val, c_st;
+	int n, c_round, c_var, c_met, c_val, c_st, c_run;
 	long lineno = 1;
 	size_t cap = 0;
 	FILE *in = strcmp(path, "-") ? fopen(path, "r") : stdin;
@@ -165,6 +201,7 @@ static void load(const char *path)
 	c_met = col(f, n, "metric");
 	c_val = col(f, n, "value");
 	c_st = col(f, n, "status");
+	c_run = col(f, n, "run");
 	if (c_round < 0 || c_var < 0 || c_met < 0 || c_val < 0 || c_st < 0)
 		die("%s: header must name round,variant,metric,value,status%s", path, "");
 	while (fgets(line, sizeof(line), in)) {
@@ -178,18 +215,26 @@ static void load(const char *path)
 		n = split(line, f, 64);
 		if (n == 1 && f[0][0] == '\0')
 			continue;
-		if (n <= c_round || n <= c_var || n <= c_met || n <= c_val || n <= c_st)
+		if (n <= c_round || n <= c_var || n <= c_met || n <= c_val || n <= c_st ||
+		    n <= c_run)
 			die("%s: too few fields%s", where, "");
+		errno = 0;
+		r.round = strtol(f[c_round], &end, 10);
+		if (errno || end == f[c_round] || *end)
+			die("%s: bad round '%s'", where, f[c_round]);
+		r.run = -1;
+		if (c_run >= 0) {
+			r.run = strtol(f[c_run], &end, 10);
+			if (errno || end == f[c_run] || *end || r.run < 0)
+				die("%s: bad run '%s'", where, f[c_run]);
+			note_run(r.round, r.run);
+		}
 		if (strcmp(f[c_st], "ok"))
 			continue;
 		if (strlen(f[c_var]) >= NAME_MAX_LEN || strlen(f[c_met]) >= NAME_MAX_LEN)
 			die("%s: name too long%s", where, "");
 		strcpy(r.variant, f[c_var]);
 		strcpy(r.metric, f[c_met]);
-		errno = 0;
-		r.round = strtol(f[c_round], &end, 10);
-		if (errno || end == f[c_round] || *end)
-			die("%s: bad round '%s'", where, f[c_round]);
 		r.value = strtod(f[c_val], &end);
 		if (end == f[c_val] || *end || !isfinite(r.value))
 			die("%s: bad value '%s'", where, f[c_val]);
@@ -555,6 +600,191 @@ static void robust(const char *base, const char *other, const char *metric)
 	free(d);
 }
 
+/* Position of row @r in its round: 1 for the round's first run. */
+static long position_of(const struct row *r)
+{
+	for (size_t i = 0; i < nfirsts; i++)
+		if (firsts[i].round == r->round)
+			return r->run - firsts[i].run + 1;
+	return -1;
+}
+
+/*
+ * Invert the k x k matrix @a in place (Gauss-Jordan, partial pivoting);
+ * returns 0 if it is singular.
+ */
+static int invert(double *a, size_t k)
+{
+	double *b = calloc(k * k, sizeof(*b)), t;
+	int ok = 1;
+
+	if (!b)
+		die("out of memory%s%s", "", "");
+	for (size_t i = 0; i < k; i++)
+		b[i * k + i] = 1;
+	for (size_t c = 0; c < k && ok; c++) {
+		size_t p = c;
+
+		for (size_t i = c + 1; i < k; i++)
+			if (fabs(a[i * k + c]) > fabs(a[p * k + c]))
+				p = i;
+		if (fabs(a[p * k + c]) < 1e-9) {
+			ok = 0;
+			break;
+		}
+		for (size_t j = 0; j < k; j++) {
+			t = a[c * k + j], a[c * k + j] = a[p * k + j], a[p * k + j] = t;
+			t = b[c * k + j], b[c * k + j] = b[p * k + j], b[p * k + j] = t;
+		}
+		t = a[c * k + c];
+		for (size_t j = 0; j < k; j++) {
+			a[c * k + j] /= t;
+			b[c * k + j] /= t;
+		}
+		for (size_t i = 0; i < k; i++) {
+			if (i == c || a[i * k + c] == 0)
+				continue;
+			t = a[i * k + c];
+			for (size_t j = 0; j < k; j++) {
+				a[i * k + j] -= t * a[c * k + j];
+				b[i * k + j] -= t * b[c * k + j];
+			}
+		}
+	}
+	memcpy(a, b, k * k * sizeof(*a));
+	free(b);
+	return ok;
+}
+
+/*
+ * ln(METRIC) = round + variant + position + e, least squares.  The rounds
+ * are swept out first (every value and indicator minus its round's mean:
+ * the same estimates as with one term per round, Frisch-Waugh-Lovell),
+ * leaving k = (variants - 1) + (positions - 1) indicators against BASE and
+ * position 1.  Prints OTHER/BASE and each position against the first, as
+ * ratios with 95% CIs (t, n - rounds - k df).
+ */
+static void position(const char *metric, const char *base, const char *other)
+{
+	char (*var)[NAME_MAX_LEN] = malloc((nrows + 1) * sizeof(*var));
+	long *rnd = malloc((nrows + 1) * sizeof(*rnd)), np = 0;
+	size_t nv = 0, nr = 0, n = 0, nbase = 0, k, io, *vi, *ri, *pi, df;
+	double *y, *z, *a, *c, *bhat, *ym, *zm, *cnt, rss = 0, s, h;
+
+	if (!var || !rnd)
+		die("out of memory%s%s", "", "");
+	if (!strcmp(base, other))
+		die("position: BASE and OTHER are both '%s'%s", base, "");
+	if (!nfirsts)
+		die("position: the file has no run column%s%s", "", "");
+	strcpy(var[nv++], base);
+	vi = calloc(nrows + 1, sizeof(*vi));
+	ri = calloc(nrows + 1, sizeof(*ri));
+	pi = calloc(nrows + 1, sizeof(*pi));
+	y = calloc(nrows + 1, sizeof(*y));
+	if (!vi || !ri || !pi || !y)
+		die("out of memory%s%s", "", "");
+	/* index the observations: variant, round, position */
+	for (size_t i = 0; i < nrows; i++) {
+		size_t v, r;
+		long p;
+
+		if (strcmp(rows[i].metric, metric))
+			continue;
+		if (rows[i].value <= 0)
+			die("position: a value of %s is not positive%s", metric, "");
+		for (v = 0; v < nv && strcmp(var[v], rows[i].variant); v++)
+			;
+		if (v == nv)
+			strcpy(var[nv++], rows[i].variant);
+		for (r = 0; r < nr && rnd[r] != rows[i].round; r++)
+			;
+		if (r == nr)
+			rnd[nr++] = rows[i].round;
+		p = position_of(&rows[i]);
+		if (p < 1)
+			die("position: a row of %s has no run number%s", metric, "");
+		np = p > np ? p : np;
+		nbase += v == 0;
+		vi[n] = v, ri[n] = r, pi[n] = p, y[n] = log(rows[i].value);
+		n++;
+	}
+	for (io = 1; io < nv && strcmp(var[io], other); io++)
+		;
+	if (!nbase || io == nv)
+		die("position: no ok rows of %s for variant '%s'", metric, nbase ? other : base);
+	k = (nv - 1) + (np - 1);
+	if (n <= nr + k)
+		die("position: too few runs of %s for the model%s", metric, "");
+	df = n - nr - k;
+	z = calloc(n * k, sizeof(*z));
+	ym = calloc(nr, sizeof(*ym));
+	zm = calloc(nr * k, sizeof(*zm));
+	cnt = calloc(nr, sizeof(*cnt));
+	a = calloc(k * k, sizeof(*a));
+	c = calloc(k, sizeof(*c));
+	bhat = calloc(k, sizeof(*bhat));
+	if (!z || !ym || !zm || !cnt || !a || !c || !bhat)
+		die("out of memory%s%s", "", "");
+	/* indicators: columns 0..nv-2 variants 1..nv-1, then positions 2..np */
+	for (size_t i = 0; i < n; i++) {
+		if (vi[i])
+			z[i * k + vi[i] - 1] = 1;
+		if (pi[i] > 1)
+			z[i * k + (nv - 1) + pi[i] - 2] = 1;
+		cnt[ri[i]]++;
+		ym[ri[i]] += y[i];
+		for (size_t j = 0; j < k; j++)
+			zm[ri[i] * k + j] += z[i * k + j];
+	}
+	for (size_t r = 0; r < nr; r++) {
+		ym[r] /= cnt[r];
+		for (size_t j = 0; j < k; j++)
+			zm[r * k + j] /= cnt[r];
+	}
+	for (size_t i = 0; i < n; i++) {
+		y[i] -= ym[ri[i]];
+		for (size_t j = 0; j < k; j++)
+			z[i * k + j] -= zm[ri[i] * k + j];
+		for (size_t j = 0; j < k; j++) {
+			c[j] += z[i * k + j] * y[i];
+			for (size_t l = 0; l < k; l++)
+				a[j * k + l] += z[i * k + j] * z[i * k + l];
+		}
+	}
+	if (!invert(a, k))
+		die("position: variant and position cannot be told apart in %s "
+		    "(a fixed order, or a position no variant shares)%s", metric, "");
+	for (size_t j = 0; j < k; j++)
+		for (size_t l = 0; l < k; l++)
+			bhat[j] += a[j * k + l] * c[l];
+	for (size_t i = 0; i < n; i++) {
+		double e = y[i];
+
+		for (size_t j = 0; j < k; j++)
+			e -= z[i * k + j] * bhat[j];
+		rss += e * e;
+	}
+	s = sqrt(rss / df);
+	printf("term,ratio,ci95_lo,ci95_hi,runs,df,sd_resid\n");
+	for (size_t j = 0; j < k; j++) {
+		if (j < nv - 1 && j != io - 1)
+			continue;
+		if (j < nv - 1)
+			printf("%s/%s,", other, base);
+		else
+			printf("position %zu/1,", j - (nv - 1) + 2);
+		h = t975((long)df) * s * sqrt(a[j * k + j]);
+		num(exp(bhat[j]), ",");
+		num(exp(bhat[j] - h), ",");
+		num(exp(bhat[j] + h), ",");
+		printf("%zu,%zu,", n, df);
+		num(s, "\n");
+	}
+	free(var), free(rnd), free(vi), free(ri), free(pi), free(y), free(z);
+	free(ym), free(zm), free(cnt), free(a), free(c), free(bhat);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
@@ -575,6 +805,9 @@ int main(int argc, char **argv)
 	} else if (argc == 6 && !strcmp(argv[1], "robust")) {
 		load(argv[2]);
 		robust(argv[3], argv[4], argv[5]);
+	} else if (argc == 6 && !strcmp(argv[1], "position")) {
+		load(argv[2]);
+		position(argv[5], argv[3], argv[4]);
 	} else if (argc == 6 && !strcmp(argv[1], "rounds")) {
 		load(argv[2]);
 		rounds(argv[3], argv[4], argv[5]);

@@ -166,6 +166,51 @@ robust_data "0.01 0.02 0.03 0.04 0" >"$tmp/rob5.csv"
 check "robust higher, a tie left out" "$(field "$tmp/rob5.out" m 6)" 4
 check "sign test p, 0 of 4" "$(field "$tmp/rob5.out" m 8)" 0.125 0.000001
 
+# position: ln y = round + variant + position.  Six rounds of three
+# variants in the cyclic order abc, bca, cab: each variant once per round
+# and twice in each position, so the fitted variant and position terms are
+# differences of plain means, the residual is y minus its round, variant
+# and position means (plus twice the grand mean), df = 18 - 6 - 2 - 2 = 8
+# and a contrast's se is s * sqrt(2/6) (t(8) = 2.3060).
+ls_data() { # ls_data NOISE-SCALE EJECT-RUNS -> raw CSV; a=1, b=1.2, c=0.9; positions 1, 1.08, 1.03
+	awk -v ns="$1" -v ej=" $2 " 'BEGIN { print "round,run,variant,sched,config,metric,value,status"
+		split("a b c", v, " "); f["a"] = 1; f["b"] = 1.2; f["c"] = 0.9; split("1 1.08 1.03", q, " ")
+		for (r = 1; r <= 6; r++) for (p = 1; p <= 3; p++) {
+			i++; x = v[(r - 1 + p - 1) % 3 + 1]; e = ns * sin(3.7 * i + r)
+			st = index(ej, " " i " ") ? "ejected" : "ok"
+			printf "%d,%d,%s,cfs,x,m,%.12f,%s\n", r, i, x, (1 + 0.1 * r) * f[x] * q[p] * exp(e), st } }'
+}
+ls_data 0.05 "" >"$tmp/ls.csv"
+"$S" position "$tmp/ls.csv" a b m >"$tmp/ls.out" || { echo "FAIL: position exit"; fail=1; }
+want=$(awk -F, 'NR > 1 { i++; r[i] = $1; v[i] = $3; y[i] = log($7); p[i] = ($2 - 1) % 3 + 1
+		sr[$1] += y[i]; nr[$1]++; sv[$3] += y[i]; nv[$3]++; sp[p[i]] += y[i]; np[p[i]]++; g += y[i] }
+	END { g /= i; for (j = 1; j <= i; j++) { e = y[j] - sr[r[j]] / nr[r[j]] - sv[v[j]] / nv[v[j]] - sp[p[j]] / np[p[j]] + 2 * g; rss += e * e }
+		s = sqrt(rss / 8); h = 2.3060 * s * sqrt(2 / 6); bv = sv["b"] / 6 - sv["a"] / 6; q3 = sp[3] / 6 - sp[1] / 6
+		printf "%.6f %.6f %.6f %.6f %.6f %.6f", exp(bv), exp(bv - h), exp(bv + h), exp(q3), exp(q3 + h), s }' "$tmp/ls.csv")
+read -r r lo hi q3 q3hi s <<<"$want"
+check "position: b/a" "$(field "$tmp/ls.out" b/a 2)" "$r" 0.00001
+check "position: b/a ci lo" "$(field "$tmp/ls.out" b/a 3)" "$lo" 0.00001
+check "position: b/a ci hi" "$(field "$tmp/ls.out" b/a 4)" "$hi" 0.00001
+check "position: 3/1" "$(field "$tmp/ls.out" "position 3/1" 2)" "$q3" 0.00001
+check "position: 3/1 ci hi" "$(field "$tmp/ls.out" "position 3/1" 4)" "$q3hi" 0.00001
+check "position: df" "$(field "$tmp/ls.out" b/a 6)" 8
+check "position: residual sd" "$(field "$tmp/ls.out" b/a 7)" "$s" 0.00001
+[ "$(grep -c '^c/' "$tmp/ls.out")" = 0 ] || { echo "FAIL: position printed a variant not asked for"; fail=1; }
+# no noise, runs 4 (first of round 2) and 11 ejected: the positions still
+# count them, so the fit is exact (counted over ok runs, rounds 2 and 4
+# would shift, and position effects that are not a straight line in ln
+# would not fit)
+ls_data 0 "4 11" >"$tmp/ls-ej.csv"
+"$S" position "$tmp/ls-ej.csv" a c m >"$tmp/ls-ej.out" || { echo "FAIL: position exit (ejected runs)"; fail=1; }
+check "position, ejected runs: c/a" "$(field "$tmp/ls-ej.out" c/a 2)" 0.9 0.000001
+check "position, ejected runs: 2/1" "$(field "$tmp/ls-ej.out" "position 2/1" 2)" 1.08 0.000001
+check "position, ejected runs: 3/1" "$(field "$tmp/ls-ej.out" "position 3/1" 2)" 1.03 0.000001
+check "position, ejected runs: runs" "$(field "$tmp/ls-ej.out" c/a 5)" 16
+# a fixed order cannot separate variant from position
+awk -F, -v OFS=, 'NR > 1 { $3 = substr("abc", ($2 - 1) % 3 + 1, 1) } { print }' "$tmp/ls.csv" >"$tmp/ls-fixed.csv"
+"$S" position "$tmp/ls-fixed.csv" a b m 2>"$tmp/e-pos" && { echo "FAIL: position on a fixed order"; fail=1; }
+grep -q 'cannot be told apart' "$tmp/e-pos" || { echo "FAIL: no message for a fixed order: $(cat "$tmp/e-pos")"; fail=1; }
+
 # bad input is refused with a message naming the problem
 printf 'variant,metric,value\na,m,1\n' >"$tmp/bad1.csv"
 "$S" summary "$tmp/bad1.csv" 2>"$tmp/e1" && { echo "FAIL: missing columns accepted"; fail=1; }

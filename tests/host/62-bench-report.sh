@@ -61,6 +61,9 @@ grep -q '^## Ratio nested / flat, every metric' "$s" || { echo "FAIL: no ratio s
 # flat ran first in every round, nested second (run 3, ejected, counts)
 grep -qx '| variant | 1 | 2 |' "$s" && grep -qx '| flat | 6 | 0 |' "$s" && grep -qx '| nested | 0 | 6 |' "$s" ||
 	{ echo "FAIL: positions in the round"; fail=1; }
+# and so the position fit cannot tell variant from position: said in its row
+grep -q '^| nested:flatcg/cfs | req_s | - | position: variant and position cannot be told apart in req_s' "$s" ||
+	{ echo "FAIL: position row of a fixed order"; grep '^| nested:' "$s"; fail=1; }
 grep -Eq '^\| req_s \| 5 \| 1\.[0-9]{4} \| [0-9.]+ \.\. [0-9.]+ \|' "$s" || { echo "FAIL: ratio row (5 pairs, CI)"; fail=1; }
 # the declared comparison: 5 pairs, CI, resolvable effect, a verdict on 1.10
 grep -Eq '^\| nested:flatcg/cfs \| req_s \| 5 \| 1\.[0-9]{4} \| [0-9.]+ \.\. [0-9.]+ \| \+/-[0-9.]+% \| [0-9]+ \| 1\.10 \| (reproduced|partly|not reproduced|not resolvable)' "$s" ||
