@@ -30,12 +30,14 @@ die() { echo "merge: $*" >&2; exit 1; }
 [ "${1-}" = -h ] && { usage; exit 0; }
 [ $# = 2 ] || { usage >&2; exit 2; }
 dir=${1%/} src=${2%/}
-[ -f "$src/meta.txt" ] && [ -f "$src/raw.csv" ] && [ -f "$src/scenario.scn" ] ||
-	die "$src is not a results folder (meta.txt, raw.csv, scenario.scn)"
+for f in "$dir" "$src"; do
+	[ -f "$f/meta.txt" ] && [ -f "$f/raw.csv" ] && [ -f "$f/scenario.scn" ] ||
+		die "$f is not a results folder (meta.txt, raw.csv, scenario.scn)"
+done
 [ "$(cd "$dir" 2>/dev/null && pwd)" != "$(cd "$src" && pwd)" ] || die "DIR and SRC are one folder"
 ! grep -q '^append_[0-9]*=' "$src/meta.txt" ||
 	die "$src holds several boots (append_ lines); merge them from their own folders"
-cmp -s <(grep -v '^rounds ' "$dir/scenario.scn" 2>/dev/null) <(grep -v '^rounds ' "$src/scenario.scn") ||
+cmp -s <(grep -v '^rounds ' "$dir/scenario.scn") <(grep -v '^rounds ' "$src/scenario.scn") ||
 	die "$src ran another scenario file than $dir (diff their scenario.scn)"
 [ -x "$STATS" ] || die "$STATS missing: build it with 'make bench-stats'"
 mapfile -t keys < <(append_identity "$src/meta.txt")

@@ -137,13 +137,23 @@ now_scheds() {
 			echo "sched_src_$s=${src%% *}"
 	done
 }
+# the experiment's identity, KEY=VALUE per line: meta.txt records it and
+# -a checks it (bench/lib/append.sh's append_identity names these keys)
+now_identity() {
+	echo "kernel_config_sha1=$(now_kcfg)"
+	echo "series_commit=$(now_series)"
+	echo "series_tree=$(now_series_tree)"
+	echo "mode=${quick:-full}"
+	echo "guest_vcpus=$cpus"
+	echo "guest_mem_mib=$mem"
+	echo "vcpus_pinned=$(now_pinned)"
+	now_draw
+	now_scheds
+}
 if [ -n "$append" ]; then
 	scn_load "$1" "$quick" || exit 1
-	# shellcheck disable=SC2046
-	append_compat "$append" "kernel_config_sha1=$(now_kcfg)" "series_commit=$(now_series)" \
-		"series_tree=$(now_series_tree)" \
-		"mode=${quick:-full}" "guest_vcpus=$cpus" "guest_mem_mib=$mem" "vcpus_pinned=$(now_pinned)" \
-		$(now_draw) $(now_scheds) ||
+	mapfile -t identity < <(now_identity)
+	append_compat "$append" "${identity[@]}" ||
 		die "-a $append: not the same experiment (above); nothing was booted"
 fi
 
@@ -201,7 +211,6 @@ harness=$(git -C "$ROOT" rev-parse -q --verify HEAD 2>/dev/null || echo none)$(g
 meta() {
 	echo "date=$(date -u +%FT%TZ)"
 	echo "scenario=$SCN_NAME"
-	echo "mode=${quick:-full}"
 	echo "rounds=$SCN_ROUNDS"
 	echo "duration_s=$SCN_DURATION"
 	echo "warmup_s=$SCN_WARMUP"
@@ -216,16 +225,9 @@ meta() {
 	samples=$(append_samples "$2/host-samples.csv" 2>/dev/null)
 	echo "host_compiler_samples=$(sed -n 1p <<<"$samples")"
 	echo "host_other_qemu_samples=$(sed -n 2p <<<"$samples")"
-	echo "guest_vcpus=$cpus"
-	echo "vcpus_pinned=$(now_pinned)"
 	echo "guest_threads_per_core=$SCN_THREADS"
-	echo "guest_mem_mib=$mem"
 	echo "accel=$(sed -n 's/^accel=//p' "$2/timing" 2>/dev/null || grep -o 'accel [a-z]*' "$2/qemu-cmdline" | cut -d' ' -f2)"
-	echo "kernel_config_sha1=$(now_kcfg)"
-	echo "series_commit=$(now_series)"
-	echo "series_tree=$(now_series_tree)"
-	now_draw
-	now_scheds
+	now_identity
 	echo "harness_commit=$harness"
 	echo "qemu=$(qemu-system-x86_64 --version | head -1)"
 	sed 's/^/guest_/' "$2/guest-info.txt" 2>/dev/null

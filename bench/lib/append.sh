@@ -14,7 +14,8 @@
 #                                   with other commit dates; a sources'
 #                                   key DIR lacks is not checked
 #   append_identity META            the KEY=VALUE lines of a meta.txt that
-#                                   append_compat checks (bench/merge.sh)
+#                                   append_compat checks (bench/merge.sh;
+#                                   run.sh -a passes its now_identity)
 #   append_merge DIR NEW            merge the run in folder NEW (raw.csv,
 #                                   runs.csv, progress, host samples and
 #                                   speed, logs, meta.txt) into DIR: rounds
@@ -67,6 +68,7 @@ append_compat() {
 	return $bad
 }
 
+# the keys are those bench/run.sh's now_identity writes
 append_identity() {
 	grep -E '^(kernel_config_sha1|series_commit|series_tree|mode|guest_vcpus|guest_mem_mib|vcpus_pinned|shuffle_draw|sched_sha1_[A-Za-z0-9_]+|sched_src_[A-Za-z0-9_]+)=' "$1"
 }

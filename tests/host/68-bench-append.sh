@@ -232,6 +232,9 @@ out=$("$ROOT/bench/merge.sh" "$m" "$tmp/m3" 2>&1) && bad "merge.sh took another 
 grep -q 'guest_mem_mib=2048, this run would have guest_mem_mib=4096' <<<"$out" &&
 	grep -q 'nothing merged' <<<"$out" || bad "merge.sh, other memory: $out"
 [ "$(cat "$m"/* | sha1sum)" = "$sum" ] || bad "a refused merge.sh changed DIR"
+mkdir -p "$tmp/empty"
+out=$("$ROOT/bench/merge.sh" "$tmp/empty" "$tmp/m3" 2>&1) && bad "merge.sh took an empty DIR"
+grep -q 'empty is not a results folder' <<<"$out" || bad "merge.sh, DIR not a results folder: $out"
 "$ROOT/bench/merge.sh" -h | grep -q '^usage: bench/merge.sh DIR SRC' || bad "merge.sh -h"
 "$ROOT/bench/merge.sh" "$m" >/dev/null 2>&1; [ $? = 2 ] || bad "merge.sh with one folder: not exit 2"
 
