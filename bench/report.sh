@@ -70,6 +70,12 @@ main_metric() {
 	esac
 }
 COMPARES=$(scn_compares)
+# the boots of a folder, one line each: FIRST_ROUND LAST_ROUND FIRST_RUN
+# STARTED; the first from meta.txt's rounds and date, each one run.sh -a
+# or bench/merge.sh added from its append_K= line
+BOOTS=$(added=$(sed -n 's/^append_[0-9]*=rounds \([0-9]*\)-\([0-9]*\) (runs \([0-9]*\)-[0-9]*) on \([^,]*\),.*/\1 \2 \3 \4/p' "$dir/meta.txt")
+	echo "1 $(awk -v t="$(meta rounds)" 'NF { t = $1 - 1; exit } END { print t }' <<<"$added") 1 $(meta date)"
+	[ -z "$added" ] || echo "$added")
 # the same lines with their defaults filled in: the main metric, the
 # label "OTHER / BASE"
 RCOMPARES=$(while read -r b o c m l; do
@@ -310,7 +316,7 @@ esac
 	[ -z "$(meta series_tree)" ] || echo "| series tree (its content) | $(meta series_tree) |"
 	echo "| harness commit | $(meta harness_commit) |"
 	echo "| workload | $SCN_WORKLOAD |"
-	nboot=$((1 + $(grep -c '^append_[0-9]*=' "$dir/meta.txt")))
+	nboot=$(wc -l <<<"$BOOTS")
 	if [ $nboot = 1 ]; then
 		echo "| runs | $(meta rounds) rounds x variants ($(meta variants)) in one boot, order $(meta guest_order) (seed $(meta guest_seed)) |"
 	else
@@ -510,13 +516,13 @@ esac
 	echo
 	# the first run of each boot (run 1, and the first of each boot -a
 	# added): where its main metric ranks among its variant's ok runs
-	firsts=$(sed -n 's/^append_[0-9]*=.*(runs \([0-9]*\)-.*/\1/p' "$dir/meta.txt" | tr '\n' ' ')
+	firsts=$(awk '{ print $3 }' <<<"$BOOTS" | tr '\n' ' ')
 	echo "The first run of each boot, its $(main_metric) ranked among its variant's ok"
 	echo "runs (1 = smallest).  A boot's first run finds the guest cold; full-mode"
 	echo "boots since 2026-12-06 make one unrecorded warm-up run before it"
 	echo "(\`guest_boot_warmup\` in meta.txt)."
 	echo
-	awk -F, -v m="$(main_metric)" -v firsts="1 $firsts" 'BEGIN { n = split(firsts, f, " "); for (i = 1; i <= n; i++) first[f[i]] = 1 }
+	awk -F, -v m="$(main_metric)" -v firsts="$firsts" 'BEGIN { n = split(firsts, f, " "); for (i = 1; i <= n; i++) first[f[i]] = 1 }
 		NR > 1 && $6 == m && $8 == "ok" { c[$3]++; val[$3, c[$3]] = $7 + 0; if ($2 in first) { fr[$2] = $3; fv[$2] = $7 + 0 } }
 		END { for (i = 1; i <= n; i++) { r = f[i]; if (!(r in fr)) { printf "- run %s: not ok or no %s\n", r, m; continue }
 			v = fr[r]; k = 1; for (j = 1; j <= c[v]; j++) if (val[v, j] < fv[r]) k++
@@ -574,16 +580,14 @@ esac
 	fi
 	# a folder of several boots (run.sh -a, bench/merge.sh): each
 	# comparison in each boot alone, to show whether they agree
-	boots=$(sed -n 's/^append_[0-9]*=rounds \([0-9]*\)-\([0-9]*\) (runs [0-9-]*) on \([^,]*\),.*/\1 \2 \3/p' "$dir/meta.txt")
-	if [ -n "$boots" ] && [ -n "$RCOMPARES" ]; then
+	if [ "$(wc -l <<<"$BOOTS")" -gt 1 ] && [ -n "$RCOMPARES" ]; then
 		echo "Each comparison in each boot alone (the rounds it ran; the tables"
 		echo "above pool them):"
 		echo
 		echo "| boot | rounds | started | comparison | metric | pairs | ratio | 95% CI |"
 		echo "|---|---|---|---|---|---|---|---|"
-		first=$(awk '{ print $1 - 1; exit }' <<<"$boots")
 		k=0
-		while read -r a z started; do
+		while read -r a z _ started; do
 			k=$((k + 1))
 			awk -F, -v a="$a" -v z="$z" 'NR == 1 || ($1 >= a && $1 <= z)' "$dir/raw.csv" >"$dir/.boot.csv"
 			while read -r b o _ m l; do
@@ -592,8 +596,7 @@ esac
 						printf "| %s | %s | %s | %s | %s | %s | %.4f | %s |\n", k, rr, d, l, m, $2, $3,
 							($4 == "" ? "-" : sprintf("%.4f .. %.4f", $4, $5)) }'
 			done <<<"$RCOMPARES"
-		done <<<"1 $first $(sed -n 's/^date=//p' "$dir/meta.txt")
-$boots"
+		done <<<"$BOOTS"
 		rm -f "$dir/.boot.csv"
 		echo
 	fi
