@@ -7,9 +7,9 @@
 # qemu-cmdline, dmesg, summary.md with the comparisons and saturation
 # sections, PNG plots, and the workload-specific figures (overlap, traced
 # waits, spread inside a leaf, shares while a leaf idles, wake-up latency,
-# web's latency histograms and measured windows); then checks that a
-# scenario with a broken cgroup config is refused with cgconfigparser's
-# message before anything runs.  It checks the plumbing, not the numbers.
+# web's latency histograms and measured windows, a variant's loader
+# arguments); then checks that a scenario with a broken cgroup config is
+# refused with cgconfigparser's message before anything runs.  It checks the plumbing, not the numbers.
 # Scenarios: all, or the names given as arguments (make test runs a subset
 # that reaches every check); every scenario file is parsed either way.
 # Limits: needs the built kernel; about 75 s a scenario.
@@ -70,6 +70,12 @@ for name in "${names[@]}"; do
 	# the host's speed in every run (bench/hostspeed, run.sh)
 	awk -F, 'NR > 1 { run[$2] = 1; if ($6 == "host_chase_us" && $7 > 0) hs[$2] = 1 }
 		END { for (r in run) if (!(r in hs)) exit 1 }' "$d/raw.csv" || bad "$name: a run without host_chase_us"
+	# a variant's sched_args reached its loader's command line
+	for v in $SCN_VARIANTS; do
+		a=$(scn_var "$v" sched_args | tr ',' ' ')
+		[ -z "$a" ] || grep -q "^=== .* start: .* $a\$" "$d/scx-loader.log" 2>/dev/null ||
+			bad "$name: no loader started with '$a' (variant $v's sched_args)"
+	done
 	# every BPF scheduler run says how it ended
 	awk -F, 'NR > 1 && $4 != "cfs" && $7 == "" { f = 1 } END { exit f }' "$d/runs.csv" ||
 		bad "$name: a scheduler run without an exit reason in runs.csv"

@@ -74,6 +74,8 @@ one_run() {
 	cg_snapshot
 	if [ "$c" != none ]; then cg_apply "$(cfg_path "$c")" || die "config $c refused"; fi
 	unset -f sched_start sched_alive sched_stop sched_exit_info
+	# extra loader arguments of this variant (sched_args=A,B: "A B")
+	SCHED_ARGS=$(scn_var "$v" sched_args | tr ',' ' ')
 	. "$(sched_file "$s")" || die "cannot load scheduler $s"
 	: >/tmp/bench-metrics
 	: >"$BENCH_HIST"

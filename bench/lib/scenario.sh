@@ -13,7 +13,10 @@
 #                                   warmup, rounds or any `set` key)
 #   variant   NAME KEY=VALUE ...    sched=NAME (bench/schedulers/NAME.sh),
 #                                   config=FILE (in cgroup-configs/) or none,
-#                                   plus the workload's placement keys
+#                                   sched_args=A,B,... (optional: arguments
+#                                   added to a BPF scheduler's loader, commas
+#                                   for spaces; not for cfs), plus the
+#                                   workload's placement keys
 #   order     fixed|abba|shuffle    variant order inside a round: file order,
 #                                   reversed every other round, or shuffled
 #                                   per round from the seed (default fixed)
@@ -102,7 +105,15 @@ scn_load() {
 			SCN_VARIANTS="${SCN_VARIANTS:+$SCN_VARIANTS }$v"
 			scn_kv "SCNV_$v" "$where" "${words[@]:2}" || return 1
 			[ -n "$(scn_var "$v" sched)" ] || { scn_err "$where: variant '$v' has no sched=NAME"; return 1; }
-			[ -n "$(scn_var "$v" config)" ] || { scn_err "$where: variant '$v' has no config=FILE|none"; return 1; } ;;
+			[ -n "$(scn_var "$v" config)" ] || { scn_err "$where: variant '$v' has no config=FILE|none"; return 1; }
+			k=$(scn_var "$v" sched_args)
+			if [ -n "$k" ]; then
+				# split into words, never globbed or evaluated
+				[[ $k =~ ^[A-Za-z0-9_.=/:+-]+(,[A-Za-z0-9_.=/:+-]+)*$ ]] ||
+					{ scn_err "$where: variant '$v': sched_args must be words of [A-Za-z0-9_.=/:+-] joined by commas, got '$k'"; return 1; }
+				[ "$(scn_var "$v" sched)" != cfs ] ||
+					{ scn_err "$where: variant '$v': cfs takes no sched_args"; return 1; }
+			fi ;;
 		order)
 			[ ${#words[@]} -eq 2 ] || { scn_err "$where: 'order' takes one value"; return 1; }
 			case ${words[1]} in fixed | abba | shuffle) SCN_ORDER=${words[1]} ;;

@@ -4,7 +4,10 @@
 # Plug-in contract (see bench/schedulers/README): sched_start, sched_alive,
 # sched_stop; each returns 0 on success and prints its reason on failure.
 
-sched_start() { sched_alive; }
+sched_start() {
+	[ -z "${SCHED_ARGS-}" ] || { echo "cfs: takes no sched_args (got '$SCHED_ARGS')" >&2; return 1; }
+	sched_alive
+}
 
 sched_alive() {
 	local f=/sys/kernel/sched_ext/state

@@ -22,10 +22,13 @@ scx_preflight() {
 
 scx_state() { cat $SCX_STATE 2>/dev/null || echo missing; }
 
-# scx_start TIMEOUT_S LOADER [ARGS...]
+# scx_start TIMEOUT_S LOADER [ARGS...]: the variant's sched_args
+# (SCHED_ARGS, set by bench/guest/main.sh) go after ARGS
 scx_start() {
 	local timeout=$1 i pid
 	shift
+	# shellcheck disable=SC2206
+	set -- "$@" ${SCHED_ARGS-}
 	[ -r $SCX_STATE ] || { echo "scx: $SCX_STATE missing: kernel without sched_ext?" >&2; return 1; }
 	[ -x "$1" ] || { echo "scx: loader '$1' not found or not executable" >&2; return 1; }
 	[ "$(scx_state)" = disabled ] || { echo "scx: state is '$(scx_state)' before start" >&2; return 1; }

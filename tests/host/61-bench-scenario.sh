@@ -1,8 +1,10 @@
 #!/bin/bash
 # 61-bench-scenario.sh - host test: the shipped bench scenarios parse (full
 # and quick) and pass their workload's checks; malformed scenarios are
-# refused with FILE:LINE messages, and bench/run.sh refuses an unknown
-# scheduler or workload before booting anything.  Touches no cgroups.
+# refused with FILE:LINE messages (sched_args of other characters than
+# words joined by commas, or given to cfs, among them), and bench/run.sh
+# refuses an unknown scheduler or workload before booting anything.
+# Touches no cgroups.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/bench/lib/scenario.sh"
@@ -46,6 +48,15 @@ refuse "$ok
 variant A-1 sched=cfs config=none" "bad variant name"
 refuse "$ok
 set conns" "expected KEY=VALUE"
+refuse "$ok
+variant a sched=cfs config=none sched_args=-s,5000" "t.scn:3: variant 'a': cfs takes no sched_args"
+refuse "$ok
+variant a sched=flatcg config=none sched_args=-s,*" "t.scn:3: variant 'a': sched_args must be words"
+refuse "$ok
+variant a sched=flatcg config=none sched_args=-s,,5" "sched_args must be words"
+printf '%s\nvariant a sched=flatcg config=none sched_args=-s,5000,-f\n' "$ok" >"$tmp/args.scn"
+scn_load "$tmp/args.scn" && [ "$(scn_var a sched_args)" = "-s,5000,-f" ] ||
+	{ echo "FAIL: sched_args=-s,5000,-f not kept"; fail=1; }
 refuse "$ok" "no variant"
 two="$ok
 variant a sched=cfs config=none

@@ -5,12 +5,13 @@
 # A subset runs here, one scenario for each check of selfcheck.sh (web:
 # histograms and CPU per request, waits, smt-web and smt: overlap, idle:
 # spread and shares while a leaf idles, forkweights: short-lived hogs,
-# wakelat, overhead, taskfree); aa, conns and weights add no check of
-# their own and are only parsed (make bench-check runs them all).
+# wakelat, overhead, taskfree, splitslice: a variant's loader arguments);
+# aa, conns and weights add no check of their own and are only parsed
+# (make bench-check runs them all).
 # timeout: 1200
 set -u
 . "$(dirname "$0")/../../scripts/common.sh"
 stats=$BUILD/bench/stats hs=$BUILD/bench/hostspeed
 [ -x "$stats" ] && [ -x "$hs" ] || { echo "$stats or $hs not built (make bench-stats)"; exit 1; }
 BUILD=$BUILD STATS=$stats HOSTSPEED=$hs "$ROOT/bench/selfcheck.sh" \
-	web waits smt-web smt idle forkweights wakelat overhead taskfree
+	web waits smt-web smt idle forkweights wakelat overhead taskfree splitslice
