@@ -9,7 +9,8 @@
 # waits, spread inside a leaf, shares while a leaf idles, wake-up latency,
 # web's latency histograms and measured windows, a variant's loader
 # arguments); then checks that a scenario with a broken cgroup config is
-# refused with cgconfigparser's message before anything runs.  It checks the plumbing, not the numbers.
+# refused with cgconfigparser's message before anything runs.  It checks
+# the plumbing, not the numbers.
 # Scenarios: all, or the names given as arguments (make test runs a subset
 # that reaches every check); every scenario file is parsed either way.
 # Limits: needs the built kernel; about 75 s a scenario.
@@ -17,7 +18,7 @@ set -uo pipefail
 BENCH=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(dirname "$BENCH")
 BUILD=${BUILD:-$ROOT/build}
-case ${1-} in -h | --help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1-} in -h | --help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 names=("$@")
 [ ${#names[@]} -gt 0 ] ||
 	for f in "$BENCH"/scenarios/*.scn; do names+=("$(basename "$f" .scn)"); done
@@ -73,7 +74,8 @@ for name in "${names[@]}"; do
 	# a variant's sched_args reached its loader's command line
 	for v in $SCN_VARIANTS; do
 		a=$(scn_var "$v" sched_args | tr ',' ' ')
-		[ -z "$a" ] || grep -q "^=== .* start: .* $a\$" "$d/scx-loader.log" 2>/dev/null ||
+		[ -z "$a" ] || awk -v a=" $a" '/^=== .* start: / && substr($0, length($0) - length(a) + 1) == a { f = 1 }
+			END { exit !f }' "$d/scx-loader.log" 2>/dev/null ||
 			bad "$name: no loader started with '$a' (variant $v's sched_args)"
 	done
 	# every BPF scheduler run says how it ended
