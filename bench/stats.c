@@ -361,6 +361,21 @@ static long pairs_for(double sd, double pct)
 	return 0;
 }
 
+/*
+ * Is row @i BASE's value of METRIC in a round where OTHER has one too?  If
+ * so, *@b and *@o are the two values (the pairs of rounds, robust, adjust).
+ */
+static int pair_at(size_t i, const char *base, const char *other, const char *metric,
+		   double *b, double *o)
+{
+	if (strcmp(rows[i].variant, base) || strcmp(rows[i].metric, metric))
+		return 0;
+	if (!lookup(other, metric, rows[i].round, o))
+		return 0;
+	*b = rows[i].value;
+	return 1;
+}
+
 static void rounds(const char *base, const char *other, const char *metric)
 {
 	double b, o;
@@ -368,11 +383,8 @@ static void rounds(const char *base, const char *other, const char *metric)
 
 	printf("round,ratio\n");
 	for (size_t i = 0; i < nrows; i++) {
-		if (strcmp(rows[i].variant, base) || strcmp(rows[i].metric, metric))
+		if (!pair_at(i, base, other, metric, &b, &o))
 			continue;
-		if (!lookup(other, metric, rows[i].round, &o))
-			continue;
-		b = rows[i].value;
 		any = 1;
 		printf("%ld,", rows[i].round);
 		num(b > 0 && o > 0 ? o / b : NAN, "\n");
@@ -467,10 +479,7 @@ static void adjust(const char *base, const char *other, const char *metric, cons
 	if (!d || !x)
 		die("out of memory%s%s", "", "");
 	for (size_t i = 0; i < nrows; i++) {
-		if (strcmp(rows[i].variant, base) || strcmp(rows[i].metric, metric))
-			continue;
-		mb = rows[i].value;
-		if (!lookup(other, metric, rows[i].round, &mo) ||
+		if (!pair_at(i, base, other, metric, &mb, &mo) ||
 		    !lookup(base, covar, rows[i].round, &cb) ||
 		    !lookup(other, covar, rows[i].round, &co))
 			continue;
@@ -565,11 +574,8 @@ static void robust(const char *base, const char *other, const char *metric)
 	if (!d)
 		die("out of memory%s%s", "", "");
 	for (size_t i = 0; i < nrows; i++) {
-		if (strcmp(rows[i].variant, base) || strcmp(rows[i].metric, metric))
+		if (!pair_at(i, base, other, metric, &b, &o))
 			continue;
-		if (!lookup(other, metric, rows[i].round, &o))
-			continue;
-		b = rows[i].value;
 		if (b <= 0 || o <= 0)
 			die("robust: a value of %s is not positive%s", metric, "");
 		d[n++] = log(o / b);
