@@ -578,6 +578,27 @@ esac
 		rm -f "$dir/.position.err"
 		echo
 	fi
+	# does the noise grow with the time between a pair's two runs
+	if [ -n "$RCOMPARES" ]; then
+		echo "How a pair's noise grows with the time between its two runs: \`stats"
+		echo "distance\` takes, for every two variants, each round's ln ratio of"
+		echo "$(main_metric) less that variant pair's mean, and gives its sd by how many"
+		echo "runs apart the two runs were ([stats-distance.csv](stats-distance.csv);"
+		echo "the variant pairs share runs, so the rows are not independent).  An sd"
+		echo "that grows with the distance is the host's speed drifting between runs:"
+		echo "fewer variants in a round put a comparison's runs closer together."
+		echo
+		if "$STATS" distance "$dir/raw.csv" "$(main_metric)" >"$dir/stats-distance.csv" 2>"$dir/.distance.err"; then
+			echo "| runs apart | pairs | sd of ln ratio |"
+			echo "|---|---|---|"
+			awk -F, 'NR > 1 { printf "| %s | %s | %.4f |\n", $1, $2, $3 }' "$dir/stats-distance.csv"
+		else
+			rm -f "$dir/stats-distance.csv"
+			echo "Not computed: $(sed 's/^stats: //' "$dir/.distance.err" | head -n 1)."
+		fi
+		rm -f "$dir/.distance.err"
+		echo
+	fi
 	# a folder of several boots (run.sh -a, bench/merge.sh): each
 	# comparison in each boot alone, to show whether they agree
 	if [ "$(wc -l <<<"$BOOTS")" -gt 1 ] && [ -n "$RCOMPARES" ]; then

@@ -2,8 +2,9 @@
  * stats.c - statistics for the bench harness's raw CSV files.
  *
  * Input: a CSV with a header naming at least the columns round, variant,
- * metric, value, status, and run for `position` (extra columns are
- * ignored; no quoted fields).  Only rows with status "ok" are used.
+ * metric, value, status, and run for `position` and `distance` (extra
+ * columns are ignored; no quoted fields).  Only rows with status "ok" are
+ * used.
  *
  *   stats summary FILE            per (variant, metric): n, mean, sample sd,
  *                                 median, min, max and the 95% confidence
@@ -53,6 +54,18 @@
  *                                 status, plus one); OTHER/BASE and each
  *                                 position against the first as ratios
  *                                 with 95% CIs from one residual sd
+ *   stats distance FILE METRIC    whether a pair's noise grows with the
+ *                                 time between its two runs: for every
+ *                                 two variants and every round where both
+ *                                 have a positive METRIC, d = ln(value
+ *                                 ratio) minus that variant pair's mean d;
+ *                                 grouped by the distance in runs between
+ *                                 the two (run column), the pairs and the
+ *                                 sd of d (each d^2 scaled by m/(m-1), m
+ *                                 the variant pair's count: unbiased when
+ *                                 all distances share one sd).  The
+ *                                 variant pairs share runs: the groups are
+ *                                 not independent samples
  *   stats rounds FILE BASE OTHER METRIC
  *                                 round,ratio for each round with both
  *                                 values (the dots of the ratio plot)
@@ -104,6 +117,7 @@ static void usage(FILE *f)
 		"       stats adjust FILE BASE OTHER METRIC COVARIATE\n"
 		"       stats robust FILE BASE OTHER METRIC\n"
 		"       stats position FILE BASE OTHER METRIC\n"
+		"       stats distance FILE METRIC\n"
 		"       stats rounds FILE BASE OTHER METRIC\n"
 		"       stats tq DF\n"
 		"FILE is a CSV with columns round,variant,metric,value,status (\"-\" = stdin);\n"
@@ -117,6 +131,8 @@ static void usage(FILE *f)
 		"95%% CI, the pairs where OTHER is higher and lower, the sign test's p.\n"
 		"position: ln(METRIC) fitted as round + variant + position in the round;\n"
 		"OTHER/BASE and each position against the first, with 95%% CIs.\n"
+		"distance: sd of the centred log ratios of METRIC over every two variants,\n"
+		"by the distance in runs between the pair's two runs.\n"
 		"rounds: the per-round ratios of one metric.\n");
 }
 
@@ -330,20 +346,29 @@ static void summary(void)
 	free(v);
 }
 
-/* Value of (variant, metric, round); returns 0 if absent or duplicated. */
-static int lookup(const char *variant, const char *metric, long round, double *out)
+/* Row of (@variant, @metric, @round), or NULL; two such rows are an error. */
+static const struct row *find_row(const char *variant, const char *metric, long round)
 {
-	int found = 0;
+	const struct row *r = NULL;
 
 	for (size_t i = 0; i < nrows; i++)
 		if (rows[i].round == round && !strcmp(rows[i].variant, variant) &&
 		    !strcmp(rows[i].metric, metric)) {
-			*out = rows[i].value;
-			found++;
+			if (r)
+				die("two values for one round of %s/%s", variant, metric);
+			r = &rows[i];
 		}
-	if (found > 1)
-		die("two values for one round of %s/%s", variant, metric);
-	return found == 1;
+	return r;
+}
+
+/* Value of (variant, metric, round); returns 0 if absent. */
+static int lookup(const char *variant, const char *metric, long round, double *out)
+{
+	const struct row *r = find_row(variant, metric, round);
+
+	if (r)
+		*out = r->value;
+	return r != NULL;
 }
 
 /*
@@ -791,6 +816,78 @@ static void position(const char *metric, const char *base, const char *other)
 	free(ym), free(zm), free(cnt), free(a), free(c), free(bhat);
 }
 
+static void distance(const char *metric)
+{
+	const char **var = malloc((nrows + 1) * sizeof(*var));
+	double *d = malloc((nrows + 1) * sizeof(*d)), *ss = NULL;
+	long *dist = malloc((nrows + 1) * sizeof(*dist));
+	size_t nv = 0, cap = 0, *cnt = NULL;
+
+	if (!var || !d || !dist)
+		die("out of memory%s%s", "", "");
+	for (size_t i = 0; i < nrows; i++) {
+		size_t k;
+
+		if (strcmp(rows[i].metric, metric))
+			continue;
+		if (rows[i].run < 0)
+			die("distance needs a run column%s%s", "", "");
+		for (k = 0; k < nv && strcmp(var[k], rows[i].variant); k++)
+			;
+		if (k == nv)
+			var[nv++] = rows[i].variant;
+	}
+	if (nv < 2)
+		die("distance: fewer than two variants have ok rows of %s%s", metric, "");
+	for (size_t a = 0; a < nv; a++) {
+		for (size_t b = a + 1; b < nv; b++) {
+			size_t m = 0;
+			double mean = 0;
+
+			for (size_t i = 0; i < nrows; i++) {
+				const struct row *o;
+
+				if (strcmp(rows[i].variant, var[a]) || strcmp(rows[i].metric, metric))
+					continue;
+				o = find_row(var[b], metric, rows[i].round);
+				if (!o || rows[i].value <= 0 || o->value <= 0)
+					continue;
+				d[m] = log(o->value / rows[i].value);
+				dist[m] = labs(o->run - rows[i].run);
+				mean += d[m++];
+			}
+			if (m < 2)
+				continue;
+			mean /= m;
+			for (size_t k = 0; k < m; k++) {
+				if ((size_t)dist[k] >= cap) {
+					size_t nc = dist[k] + 1;
+
+					ss = realloc(ss, nc * sizeof(*ss));
+					cnt = realloc(cnt, nc * sizeof(*cnt));
+					if (!ss || !cnt)
+						die("out of memory%s%s", "", "");
+					for (size_t g = cap; g < nc; g++)
+						ss[g] = 0, cnt[g] = 0;
+					cap = nc;
+				}
+				ss[dist[k]] += (d[k] - mean) * (d[k] - mean) * m / (m - 1);
+				cnt[dist[k]]++;
+			}
+		}
+	}
+	if (!cap)
+		die("distance: no two variants share two rounds with %s%s", metric, "");
+	printf("distance,pairs,sd_log\n");
+	for (size_t g = 0; g < cap; g++) {
+		if (!cnt[g])
+			continue;
+		printf("%zu,%zu,", g, cnt[g]);
+		num(sqrt(ss[g] / cnt[g]), "\n");
+	}
+	free(var), free(d), free(dist), free(ss), free(cnt);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
@@ -814,6 +911,9 @@ int main(int argc, char **argv)
 	} else if (argc == 6 && !strcmp(argv[1], "position")) {
 		load(argv[2]);
 		position(argv[5], argv[3], argv[4]);
+	} else if (argc == 4 && !strcmp(argv[1], "distance")) {
+		load(argv[2]);
+		distance(argv[3]);
 	} else if (argc == 6 && !strcmp(argv[1], "rounds")) {
 		load(argv[2]);
 		rounds(argv[3], argv[4], argv[5]);

@@ -3,6 +3,7 @@
 # median, t-based 95% CI, geometric-mean ratio with CI, the resolvable
 # effect and pairs needed, the ratio adjusted for a covariate, the
 # Hodges-Lehmann ratio with its signed-rank interval and the sign test,
+# the noise by the distance between a pair's runs,
 # per-round ratios, t quantiles, and clear errors on bad input).  Expected values are worked out by hand /
 # with awk from the textbook formulas, not taken from the program.
 set -u
@@ -210,6 +211,31 @@ check "position, ejected runs: runs" "$(field "$tmp/ls-ej.out" c/a 5)" 16
 awk -F, -v OFS=, 'NR > 1 { $3 = substr("abc", ($2 - 1) % 3 + 1, 1) } { print }' "$tmp/ls.csv" >"$tmp/ls-fixed.csv"
 "$S" position "$tmp/ls-fixed.csv" a b m 2>"$tmp/e-pos" && { echo "FAIL: position on a fixed order"; fail=1; }
 grep -q 'cannot be told apart' "$tmp/e-pos" || { echo "FAIL: no message for a fixed order: $(cat "$tmp/e-pos")"; fail=1; }
+
+# distance: ln(b/a) = 0.1, -0.1 with the runs one apart (rounds 1, 2) and
+# 0.3, -0.3 two apart (rounds 3, 4: an ejected run c between, a after b
+# in round 4); mean 0, m = 4: sd one apart sqrt((0.01 + 0.01) * 4/3 / 2),
+# two apart sqrt((0.09 + 0.09) * 4/3 / 2).  c's ok row of another metric
+# must not count.
+{
+	echo "round,run,variant,sched,config,metric,value,status"
+	awk 'BEGIN { e = exp(1)
+		printf "1,1,a,s,x,m,1,ok\n1,2,b,s,x,m,%.9f,ok\n", e ^ 0.1
+		printf "2,3,a,s,x,m,1,ok\n2,4,b,s,x,m,%.9f,ok\n", e ^ -0.1
+		printf "3,5,a,s,x,m,1,ok\n3,6,c,s,x,m,5,ejected\n3,6,c,s,x,other,5,ok\n3,7,b,s,x,m,%.9f,ok\n", e ^ 0.3
+		printf "4,8,b,s,x,m,1,ok\n4,9,c,s,x,m,5,ejected\n4,10,a,s,x,m,%.9f,ok\n", e ^ 0.3 }'
+} >"$tmp/dist.csv"
+"$S" distance "$tmp/dist.csv" m >"$tmp/dist.out" || { echo "FAIL: distance exit"; fail=1; }
+check "distance 1: pairs" "$(field "$tmp/dist.out" 1 2)" 2
+check "distance 1: sd" "$(field "$tmp/dist.out" 1 3)" "$(awk 'BEGIN { print sqrt(0.02 * 4 / 3 / 2) }')" 0.000001
+check "distance 2: pairs" "$(field "$tmp/dist.out" 2 2)" 2
+check "distance 2: sd" "$(field "$tmp/dist.out" 2 3)" "$(awk 'BEGIN { print sqrt(0.18 * 4 / 3 / 2) }')" 0.000001
+[ "$(wc -l <"$tmp/dist.out")" = 3 ] || { echo "FAIL: distance rows: $(cat "$tmp/dist.out")"; fail=1; }
+cut -d, -f1,3- "$tmp/dist.csv" >"$tmp/dist-norun.csv"
+"$S" distance "$tmp/dist-norun.csv" m 2>"$tmp/e-dist" && { echo "FAIL: distance without a run column"; fail=1; }
+grep -q 'needs a run column' "$tmp/e-dist" || { echo "FAIL: distance without run: $(cat "$tmp/e-dist")"; fail=1; }
+"$S" distance "$tmp/dist.csv" other 2>"$tmp/e-dist" && { echo "FAIL: distance with one variant"; fail=1; }
+grep -q 'fewer than two variants' "$tmp/e-dist" || { echo "FAIL: distance, one variant: $(cat "$tmp/e-dist")"; fail=1; }
 
 # bad input is refused with a message naming the problem
 printf 'variant,metric,value\na,m,1\n' >"$tmp/bad1.csv"

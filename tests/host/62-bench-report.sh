@@ -81,6 +81,11 @@ read -r won lost <<<"$(awk -F, '$6 == "req_s" && $8 == "ok" { v[$1, $3] = $7 }
 		print w + 0, l + 0 }' "$d/raw.csv")"
 grep -Eq "^\| nested:flatcg/cfs \| req_s \| 5 \| [0-9]\.[0-9]{4} \| - \| $won \| $lost \| [0-9.e-]+ \|$" "$s" ||
 	{ echo "FAIL: robust row (5 pairs: no 95% interval; $won won, $lost lost)"; grep "^| nested:" "$s"; fail=1; }
+# the noise by distance: flat and nested always one run apart, 5 pairs
+awk '/^\| runs apart \| pairs \| sd of ln ratio \|$/ { t = NR } t && NR > t + 1 && /^\|/ { print } t && NR > t + 1 && !/^\|/ { exit }' "$s" >"$tmp/dist-rows"
+grep -Eqx '\| 1 \| 5 \| [0-9]\.[0-9]{4} \|' "$tmp/dist-rows" && [ "$(wc -l <"$tmp/dist-rows")" = 1 ] ||
+	{ echo "FAIL: distance table: $(cat "$tmp/dist-rows")"; fail=1; }
+[ -s "$d/stats-distance.csv" ] || { echo "FAIL: no stats-distance.csv"; fail=1; }
 grep -q '^- run 8 (round 4, nested): guest CPUs 90.0% busy' "$s" || { echo "FAIL: unsaturated run not flagged"; fail=1; }
 grep -q '^- run 5: host busy: a compiler ran;' "$s" || { echo "FAIL: host interference not flagged"; fail=1; }
 grep -q '^- run 6 (nested): p99 of web stands on 400 requests' "$s" || { echo "FAIL: thin p99 not flagged"; fail=1; }
@@ -107,6 +112,7 @@ awk 'BEGIN { print "round,run,variant,sched,config,metric,value,status"
 is_png "$d/shares.png" || { echo "FAIL: shares.png"; fail=1; }
 grep -q '^| share_pct.D | 3 | 66.67 | 1 | 66.67 |' "$d/summary.md" || { echo "FAIL: weights table"; fail=1; }
 grep -q 'None: every run completed' "$d/summary.md" || { echo "FAIL: 'no refused runs' line"; fail=1; }
+! grep -q 'runs apart' "$d/summary.md" || { echo "FAIL: a distance table with one variant"; fail=1; }
 
 "$ROOT/bench/report.sh" "$tmp/missing" 2>/dev/null && { echo "FAIL: missing folder accepted"; fail=1; }
 [ $fail = 0 ] && echo "bench report: ok"
