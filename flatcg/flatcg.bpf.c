@@ -42,7 +42,7 @@
  * Limits: cgroups past the table's capacity or deeper than FCG_MAX_DEPTH
  * are not tracked and their tasks are scheduled as tasks of the root
  * cgroup (counted, never an ejection). Sleeper credit is bounded by
- * budget_ns of vtime, i.e. one slice at a share of one CPU.
+ * budget_ns of vtime, by default one slice at a share of one CPU.
  */
 #include <scx/common.bpf.h>
 #include "flatcg.h"

@@ -26,9 +26,13 @@ static const char help_fmt[] =
 "flatcg: sched_ext scheduler giving cgroups their hierarchical cpu.weight\n"
 "share without nested runqueues (see flatcg/README.md).\n"
 "\n"
-"Usage: %s [-s SLICE_US] [-i INTERVAL] [-C MAX_CGROUPS] [-f] [-j] [-v] [-h]\n"
+"Usage: %s [-s SLICE_US] [-b BUDGET_US] [-i INTERVAL] [-C MAX_CGROUPS] [-f]\n"
+"          [-j] [-v] [-h]\n"
 "\n"
 "  -s SLICE_US      time slice in microseconds (default 20000, 100..1000000)\n"
+"  -b BUDGET_US     sleeper credit: how far behind the others, in vtime\n"
+"                   microseconds, a waking task may come back (default the\n"
+"                   slice times the number of CPUs, 0..10000000)\n"
 "  -i INTERVAL      seconds between stats lines, may be fractional\n"
 "                   (default 1; 0 prints none)\n"
 "  -C MAX_CGROUPS   capacity of the cgroup table (default %d); cgroups past\n"
@@ -68,6 +72,7 @@ static const char *stat_names[FCG_NR_STATS] = {
 
 struct opts {
 	u64 slice_us;
+	u64 budget_us;	/* -1: the slice times the number of CPUs */
 	double interval;
 	u32 max_cgroups;
 	bool fifo, json, verbose;
@@ -79,14 +84,21 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	char *end;
 	int opt;
 
-	*o = (struct opts){ .slice_us = 20000, .interval = 1,
+	*o = (struct opts){ .slice_us = 20000, .budget_us = -1ULL, .interval = 1,
 			    .max_cgroups = FCG_DFL_MAX_CGROUPS };
 
-	while ((opt = getopt(argc, argv, "s:i:C:fjvh")) != -1) {
+	while ((opt = getopt(argc, argv, "s:b:i:C:fjvh")) != -1) {
 		switch (opt) {
 		case 's':
 			if (loader_parse_u64(optarg, 100, 1000000, &o->slice_us)) {
 				fprintf(stderr, "flatcg: -s %s: the slice must be 100..1000000 us\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'b':
+			if (loader_parse_u64(optarg, 0, 10000000, &o->budget_us)) {
+				fprintf(stderr, "flatcg: -b %s: the budget must be 0..10000000 us\n",
 					optarg);
 				return 2;
 			}
@@ -273,8 +285,10 @@ int main(int argc, char **argv)
 restart:
 	skel = SCX_OPS_OPEN(flatcg_ops, flatcg);
 	skel->rodata->slice_ns = o.slice_us * 1000;
-	/* one slice of credit at a share of one CPU, see fcg_runnable() */
-	skel->rodata->budget_ns = o.slice_us * 1000 * libbpf_num_possible_cpus();
+	/* by default one slice of credit at a share of one CPU, see fcg_runnable() */
+	if (o.budget_us == -1ULL)
+		o.budget_us = o.slice_us * libbpf_num_possible_cpus();
+	skel->rodata->budget_ns = o.budget_us * 1000;
 	skel->rodata->fifo_sched = o.fifo;
 	if (bpf_map__set_max_entries(skel->maps.cgrps, o.max_cgroups))
 		SCX_BUG("cannot set the cgroup table's capacity to %u",
@@ -283,8 +297,9 @@ restart:
 	SCX_OPS_LOAD(skel, flatcg_ops, flatcg);
 	link = SCX_OPS_ATTACH(skel, flatcg_ops);
 
-	printf("flatcg: attached, slice %llu us, %s inside cgroups, cgroup table %u\n",
-	       (unsigned long long)o.slice_us, o.fifo ? "FIFO" : "weighted vtime",
+	printf("flatcg: attached, slice %llu us, budget %llu us, %s inside cgroups, cgroup table %u\n",
+	       (unsigned long long)o.slice_us, (unsigned long long)o.budget_us,
+	       o.fifo ? "FIFO" : "weighted vtime",
 	       o.max_cgroups);
 	fflush(stdout);
 

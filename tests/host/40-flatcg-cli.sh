@@ -14,6 +14,8 @@ B=build/flatcg/flatcg
 expect 0 '^Usage: flatcg .*-s SLICE_US' $B -h
 expect 2 'Usage' $B -x
 expect 2 '-s 5: the slice must be 100..1000000 us' $B -s 5
+expect 2 '-b 10000001: the budget must be 0..10000000 us' $B -b 10000001
+expect 2 '-b x: the budget must be' $B -b x
 expect 2 '-i -1: the interval must be' $B -i -1
 expect 2 '-C 3: the capacity must be' $B -C 3
 expect 2 "unexpected argument 'extra'" $B extra
