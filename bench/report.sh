@@ -71,8 +71,9 @@ main_metric() {
 }
 COMPARES=$(scn_compares)
 # the boots of a folder, one line each: FIRST_ROUND LAST_ROUND FIRST_RUN
-# STARTED; the first from meta.txt's rounds and date, each one run.sh -a
-# or bench/merge.sh added from its append_K= line
+# ENDED (run.sh writes meta.txt's date and an append_K= line's date after
+# the boot); the first from meta.txt's rounds and date, each one run.sh
+# -a or bench/merge.sh added from its append_K= line
 BOOTS=$(added=$(sed -n 's/^append_[0-9]*=rounds \([0-9]*\)-\([0-9]*\) (runs \([0-9]*\)-[0-9]*) on \([^,]*\),.*/\1 \2 \3 \4/p' "$dir/meta.txt")
 	echo "1 $(awk -v t="$(meta rounds)" 'NF { t = $1 - 1; exit } END { print t }' <<<"$added") 1 $(meta date)"
 	[ -z "$added" ] || echo "$added")
@@ -605,15 +606,15 @@ esac
 		echo "Each comparison in each boot alone (the rounds it ran; the tables"
 		echo "above pool them):"
 		echo
-		echo "| boot | rounds | started | comparison | metric | pairs | ratio | 95% CI |"
+		echo "| boot | rounds | ended | comparison | metric | pairs | ratio | 95% CI |"
 		echo "|---|---|---|---|---|---|---|---|"
 		k=0
-		while read -r a z _ started; do
+		while read -r a z _ ended; do
 			k=$((k + 1))
 			awk -F, -v a="$a" -v z="$z" 'NR == 1 || ($1 >= a && $1 <= z)' "$dir/raw.csv" >"$dir/.boot.csv"
 			while read -r b o _ m l; do
 				"$STATS" ratio "$dir/.boot.csv" "$b" "$o" 2>/dev/null |
-					awk -F, -v k="$k" -v rr="$a-$z" -v d="$started" -v l="$l" -v m="$m" '$1 == m {
+					awk -F, -v k="$k" -v rr="$a-$z" -v d="$ended" -v l="$l" -v m="$m" '$1 == m {
 						printf "| %s | %s | %s | %s | %s | %s | %.4f | %s |\n", k, rr, d, l, m, $2, $3,
 							($4 == "" ? "-" : sprintf("%.4f .. %.4f", $4, $5)) }'
 			done <<<"$RCOMPARES"
