@@ -388,17 +388,22 @@ static long pairs_for(double sd, double pct)
 
 /*
  * Is row @i BASE's value of METRIC in a round where OTHER has one too?  If
- * so, *@b and *@o are the two values (the pairs of rounds, robust, adjust).
+ * so, *@b and *@o are the two values and OTHER's row is returned (the
+ * pairs of rounds, robust, adjust, distance); else NULL.
  */
-static int pair_at(size_t i, const char *base, const char *other, const char *metric,
-		   double *b, double *o)
+static const struct row *pair_at(size_t i, const char *base, const char *other,
+				 const char *metric, double *b, double *o)
 {
+	const struct row *r;
+
 	if (strcmp(rows[i].variant, base) || strcmp(rows[i].metric, metric))
-		return 0;
-	if (!lookup(other, metric, rows[i].round, o))
-		return 0;
+		return NULL;
+	r = find_row(other, metric, rows[i].round);
+	if (!r)
+		return NULL;
 	*b = rows[i].value;
-	return 1;
+	*o = r->value;
+	return r;
 }
 
 static void rounds(const char *base, const char *other, const char *metric)
@@ -846,13 +851,12 @@ static void distance(const char *metric)
 
 			for (size_t i = 0; i < nrows; i++) {
 				const struct row *o;
+				double vb, vo;
 
-				if (strcmp(rows[i].variant, var[a]) || strcmp(rows[i].metric, metric))
+				o = pair_at(i, var[a], var[b], metric, &vb, &vo);
+				if (!o || vb <= 0 || vo <= 0)
 					continue;
-				o = find_row(var[b], metric, rows[i].round);
-				if (!o || rows[i].value <= 0 || o->value <= 0)
-					continue;
-				d[m] = log(o->value / rows[i].value);
+				d[m] = log(vo / vb);
 				dist[m] = labs(o->run - rows[i].run);
 				mean += d[m++];
 			}
