@@ -308,7 +308,7 @@ esac
 	echo
 	echo "| item | value |"
 	echo "|---|---|"
-	echo "| date (UTC) | $(meta date) |"
+	echo "| runs ended (UTC; the first boot's) | $(meta date) |"
 	echo "| host | $(meta host_cpu), $(meta host_cpus) CPUs; load $(meta host_load_before) before, $(meta host_load_after) after; compiler (kernel build) running at start: $(meta host_compiler_running_before), at end: $(meta host_compiler_running_after) |"
 	echo "| guest | $(meta guest_vcpus) vCPUs ($(meta guest_threads_per_core | grep . || echo 1) threads per core), $(meta guest_mem_mib) MiB, QEMU accel $(meta accel), kernel $(meta guest_kernel); vCPU threads pinned to host CPUs: $(meta vcpus_pinned | grep . || echo no) |"
 	echo "| QEMU | $(meta qemu); command line in [qemu-cmdline](qemu-cmdline) |"

@@ -236,13 +236,23 @@ meta() {
 rc=0
 for f in "${files[@]}"; do
 	scn_load "$f" "$quick" || exit 1
+	# -a runs DIR/scenario.scn under the name DIR's runs were taken with
+	if [ -n "$append" ]; then
+		SCN_NAME=$(sed -n 's/^scenario=//p' "$append/meta.txt")
+		[[ $SCN_NAME =~ ^[a-z0-9_-]+$ ]] || die "-a $append: meta.txt names no scenario"
+	fi
 	dir=$stage/$SCN_NAME
 	mkdir -p "$dir"
 	run_file=$f
-	if [ -n "$rounds" ]; then
+	if [ -n "$rounds" ] || [ -n "$append" ]; then
 		# the guest names the scenario after its file
-		run_file=$stage/$SCN_NAME.scn SCN_ROUNDS=$rounds
-		scn_set_rounds "$f" "$rounds" >"$run_file"
+		run_file=$stage/$SCN_NAME.scn
+		if [ -n "$rounds" ]; then
+			SCN_ROUNDS=$rounds
+			scn_set_rounds "$f" "$rounds" >"$run_file"
+		else
+			cp "$f" "$run_file"
+		fi
 		cp "$run_file" "$dir/scenario.scn"
 	else
 		cp "$f" "$dir/scenario.scn"
