@@ -238,7 +238,7 @@ for f in "${files[@]}"; do
 	scn_load "$f" "$quick" || exit 1
 	# -a runs DIR/scenario.scn under the name DIR's runs were taken with
 	if [ -n "$append" ]; then
-		SCN_NAME=$(sed -n 's/^scenario=//p' "$append/meta.txt")
+		SCN_NAME=$(append_meta "$append/meta.txt" scenario)
 		[[ $SCN_NAME =~ ^[a-z0-9_-]+$ ]] || die "-a $append: meta.txt names no scenario"
 	fi
 	dir=$stage/$SCN_NAME
