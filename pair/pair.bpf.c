@@ -1008,9 +1008,8 @@ int BPF_PROG(pair_on_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next)
 {
 	s32 cpu = bpf_get_smp_processor_id(), sib = sibling_of(cpu);
-	u64 now = bpf_ktime_get_ns(), cg = 0, ocg, scg, from;
+	u64 now = bpf_ktime_get_ns(), cg = 0, scg = 0, from, ov = 0;
 	struct pair_cpu *c = cpu_lookup(cpu), *s;
-
 	struct pair_core *core = core_of(cpu);
 	u32 slot = PAIR_NO_DOM, t;
 
@@ -1020,31 +1019,44 @@ int BPF_PROG(pair_on_switch, bool preempt, struct task_struct *prev,
 		cg = next->scx.bpf_data[TD_CGID];
 		slot = next->scx.bpf_data[TD_SLOT];
 	}
-	/* what this thread runs now, for the other thread's decisions */
-	if (core) {
-		t = thread_of(cpu);
-		bpf_spin_lock(&core->lock);
-		if (t)
-			core->run_dom[1] = slot;
-		else
-			core->run_dom[0] = slot;
-		bpf_spin_unlock(&core->lock);
+	if (!core) {
+		WRITE_ONCE(c->cgid, cg);
+		WRITE_ONCE(c->since, now);
+		return 0;
 	}
 	s = sib >= 0 ? cpu_lookup(sib) : NULL;
-	ocg = c->cgid;
+	t = thread_of(cpu);
+	/*
+	 * run_dom (what this thread runs now, for the other thread's
+	 * decisions) and the check's view change in one critical section: a
+	 * sibling that saw this thread leave a domain in run_dom also sees
+	 * its cgroup gone. Written one after the other, a thread delayed
+	 * between the two (an NMI, a vCPU its host descheduled) left its old
+	 * cgroup in the check while the sibling already ran another: an
+	 * overlap that never ran in user space.
+	 */
+	bpf_spin_lock(&core->lock);
+	if (t)
+		core->run_dom[1] = slot;
+	else
+		core->run_dom[0] = slot;
 	if (s) {
-		scg = READ_ONCE(s->cgid);
+		scg = s->cgid;
 		/* an overlap that this switch ends */
-		if (ocg && scg && ocg != scg) {
+		if (c->cgid && scg && c->cgid != scg) {
 			from = c->since > s->since ? c->since : s->since;
 			if (from && now > from)
-				__sync_fetch_and_add(&overlap_ns, now - from);
+				ov = now - from;
 		}
-		if (cg && scg && cg != scg)
-			stat_inc_idx(PAIR_STAT_OVERLAP);
 	}
-	WRITE_ONCE(c->cgid, cg);
-	WRITE_ONCE(c->since, now);
+	c->cgid = cg;
+	c->since = now;
+	bpf_spin_unlock(&core->lock);
+
+	if (ov)
+		__sync_fetch_and_add(&overlap_ns, ov);
+	if (cg && scg && cg != scg)
+		stat_inc_idx(PAIR_STAT_OVERLAP);
 	return 0;
 }
 
