@@ -125,7 +125,7 @@ $(BUILD)/tools/%: tests/tools/%.c
 	$(Q)$(CC) $(USER_CFLAGS) $< -o $@
 
 .SECONDARY:
-BPF_TARGETS := $(BPFOUT)/swcount $(BPFOUT)/tcpca
+BPF_TARGETS := $(BPFOUT)/swcount $(BPFOUT)/tcpca $(BPFOUT)/swdelay
 bpf: $(BPF_TARGETS) scx flatcg pair $(TOOLS)
 
 # sched_ext schedulers and selftests live in the kernel tree (the series adds

@@ -25,6 +25,8 @@
 #                               wait_max_us.G (those chosen), and
 #                               trace_lost; 1 if the trace lost events or
 #                               could not be read
+# The sched_switch event stays attached (recording off) from ovl_prepare on,
+# so that it runs before the sched_switch hook of a scheduler loaded later.
 # Limits: tasks that enter a group's cgroup from outside during the trace
 # (not forked from it) are not counted; a TID reused during the trace keeps
 # its first group.  Kernel threads and the idle task belong to no group.
@@ -51,6 +53,9 @@ ovl_prepare() {
 	done
 	# trace_start, trace_stop, smt_siblings; restores the tracer at exit
 	. "$ROOT/tests/guest/trace-lib.sh"
+	# the event's probe first, before each run's scheduler attaches its
+	# own sched_switch hook (trace-lib.sh: trace_arm); ovl_end re-arms
+	trace_arm
 }
 
 ovl_add() {
@@ -78,6 +83,7 @@ ovl_stop() { echo 0 >"$TRACE/tracing_on"; }
 ovl_end() {
 	local lost res sum
 	lost=$(trace_stop "$OVL_TRACE")
+	trace_arm
 	case " $OVL_WHAT " in *" overlap "*)
 		res=$("$ROOT/tests/tools/overlap.sh" -a '' -b '' -g "$OVL_MAP" -s "$(smt_siblings)" "$OVL_TRACE") ||
 			{ echo "overlap: tests/tools/overlap.sh failed on the trace" >&2; return 1; }

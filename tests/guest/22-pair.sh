@@ -35,6 +35,12 @@
 #                  root cgroup
 #   pair-cookies   pair-overlap's load with core-scheduling cookies on one
 #                  hog of each group: no hang, overlap within the limit
+#   pair-delay     pair-overlap's load while tests/bpf/swdelay busy-waits
+#                  3 ms in each sched_switch away from a hog, after pair's
+#                  hook (a thread delayed mid-switch, after pair told its
+#                  sibling it left): overlap within the limit in the trace
+#                  (its event attached before pair's hook, trace_arm) and
+#                  in pair's own check
 #   pair-hotplug   CPU 1 offline and back while hogs run: pair restarts
 #                  twice as asked by the kernel, prints the new core table
 #                  ([0] alone), and is enabled at the end; the hogs ran
@@ -49,6 +55,7 @@ HERE=$(dirname "$(readlink -f "$0")")
 PAIR=${PAIR:-build/pair/pair}
 SPIN=${TOOLS_BUILD:-build/tools}/spinner
 CHURN=${TOOLS_BUILD:-build/tools}/cgchurn
+SWDELAY=${BPF_BUILD:-build/bpf}/swdelay
 OVERLAP=$HERE/../tools/overlap.sh
 CG=/sys/fs/cgroup/pair-test
 LOG=$TEST_LOG_DIR/22-pair
@@ -160,6 +167,7 @@ pstart() {	# CASE [ARGS]: pair with JSON stats every second
 	local c=$1
 	shift
 	PLOG=$LOG/$c.log
+	trace_arm || return 1
 	sched_start "$PLOG" "$PAIR" -j -i 1 "$@"
 }
 
@@ -169,7 +177,13 @@ check_overlap() {	# CASE
 	[ "$OV" -le "$LIM" ] || { echo "# FAIL $1: overlap $OV us > $LIM us"; return 1; }
 	own=$(pair_sum "$PLOG" overlap_us)
 	echo "# $1: overlap $OV us (limit $LIM), pair's own check $own us"
-	[ "$own" -le "$LIM" ] || { echo "# FAIL $1: pair saw $own us of overlap > $LIM us"; return 1; }
+	[ "$own" -le "$LIM" ] || {
+		echo "# FAIL $1: pair saw $own us of overlap > $LIM us"
+		# when, from pair's start: the trace covers RUN_S s after the load
+		sed -n 's/.*"time_s":\([0-9.]*\).*"overlap_us":\([0-9.]*\).*/\1 \2/p' "$PLOG" |
+			awk '$2 > 0 { printf "#   %s s after start: %s us\n", $1, $2 }' | head -n 5
+		return 1
+	}
 }
 
 # ---- the cases -------------------------------------------------------------
@@ -353,6 +367,35 @@ case_cookies() {
 	[ "$RA" -gt 0 ] && [ "$RB" -gt 0 ] || { echo "# FAIL a group did not run"; return 1; }
 }
 
+# swdelay's program attaches after pair's and the armed trace event: its
+# busy-wait sits after pair told the sibling this thread left its domain
+case_delay() {
+	local dpid dlog=$LOG/delay-swdelay.log delays i
+	[ -x "$SWDELAY" ] || { echo "# FAIL $SWDELAY not built (make bpf)"; return 1; }
+	cg_setup
+	pstart delay || return 1
+	"$SWDELAY" -n 1 -d 3000 -c hog >"$dlog" 2>&1 &
+	dpid=$!
+	for i in $(seq 50); do
+		grep -q attached "$dlog" && break
+		sleep 0.2
+	done
+	grep -q attached "$dlog" || { echo "# FAIL swdelay did not attach"; sed 's/^/#   /' "$dlog"; kill $dpid; sched_stop "$PLOG"; return 1; }
+	group_load
+	traced delay
+	i=$?
+	kill $dpid
+	wait $dpid
+	kill_all
+	[ $i = 0 ] || { sched_stop "$PLOG"; return 1; }
+	sched_alive pair-delay || return 1
+	sched_stop "$PLOG" || return 1
+	delays=$(sed -n 's/^delays=//p' "$dlog")
+	echo "# pair-delay: ${delays:-no} switches delayed 3 ms"
+	[ "${delays:-0}" -gt 0 ] || { echo "# FAIL swdelay delayed no switch"; return 1; }
+	check_overlap pair-delay
+}
+
 wait_enabled() {	# SECONDS
 	local i
 	for i in $(seq $(($1 * 5))); do
@@ -419,7 +462,7 @@ case_sysrq() {
 	[ "$after" -gt "$before" ] || { echo "# FAIL hogA0 did not run after the ejection"; return 1; }
 }
 
-for c in overlap rt weights churn many cookies hotplug sysrq; do
+for c in overlap rt weights churn many cookies delay hotplug sysrq; do
 	want pair-$c || continue
 	echo "# == pair-$c"
 	case_$c

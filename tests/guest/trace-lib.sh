@@ -4,6 +4,8 @@
 #   trace_start [EVENT...]  clear the buffer (4 MiB per CPU), trace
 #                        sched_switch and the other sched/ EVENTs named
 #                        (e.g. sched_process_fork)
+#   trace_arm            attach the sched_switch event now, recording off
+#                        (see below)
 #   trace_stop FILE      stop, save the trace to FILE, clear; prints the
 #                        events lost to overruns
 #   trace_restore        tracing off, the old buffer size and clock back
@@ -24,6 +26,17 @@ trace_start() {
 		echo 1 >$TRACE/events/sched/$e/enable || return 1
 	done
 	echo 1 >$TRACE/tracing_on
+}
+
+# Probes of a tracepoint run in the order they were attached. A BPF program
+# on sched_switch attached before the event (pair's own check, which also
+# tells the sibling thread that this one left its domain) runs first; a
+# thread delayed between the two then timestamps its switch after the
+# sibling already acted on it, an overlap that never was. trace_arm before
+# loading such a program puts the event's timestamp first.
+trace_arm() {
+	echo 0 >$TRACE/tracing_on
+	echo 1 >$TRACE/events/sched/sched_switch/enable
 }
 
 trace_stop() {	# FILE: prints the events lost to overruns
