@@ -6,7 +6,7 @@
  * tracepoint, i.e. after the probes attached before this one ran and before
  * those attached after it. It stands for a thread delayed in the middle of
  * a switch (an NMI, a vCPU its host descheduled). Interrupts are off there:
- * keep the delay well below a tick.
+ * a delay longer than a tick holds the tick back (tests only).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * swdelay: attach swdelay.bpf.c (a busy-wait in every Nth sched_switch of
- * each CPU, or of those away from tasks whose name starts with PREFIX) until SECONDS pass or SIGTERM/SIGINT, then print how many
- * delays it made. The program runs after the sched_switch probes attached
- * before it, and before those attached later: start it after the program
- * whose delayed thread is to be simulated. For tests only: interrupts are
- * off during the wait.
+ * each CPU, or of those away from tasks whose name starts with PREFIX)
+ * until SECONDS pass or SIGTERM/SIGINT, then print how many delays it made.
+ * The program runs after the sched_switch probes attached before it, and
+ * before those attached later: start it after the program whose delayed
+ * thread is to be simulated. For tests only: interrupts are off during the
+ * wait, and a wait longer than a tick (4 ms at the project kernel's HZ=250)
+ * holds the tick back.
  */
 #include <errno.h>
 #include <signal.h>
