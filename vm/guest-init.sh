@@ -2,16 +2,23 @@
 # PID 1 of the guest after switch_root (the host's root, read-only over 9p).
 # Sets up the writable and virtual filesystems, mounts the read-write output
 # share at the host path named by vmout=, then either runs $vmout/job.sh
-# (status to $vmout/status, dmesg to $vmout/dmesg) or an interactive shell
+# (status to $vmout/status, the raw kernel log to $vmout/dmesg) or an interactive shell
 # (vmshell=1), and powers the guest off.  Must never exit: PID 1 exiting
 # panics the kernel, so it sleeps after requesting power-off.
 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export PATH HOME=/tmp TERM=${TERM:-linux} LANG=C.UTF-8
 
+# After SysRq-O nothing may fork: the 9p root goes away (exec fails with
+# EIO, a sleep loop would spin forking) and the other CPUs stop, so a fork
+# that wakes its child on one warns "Unexpected reschedule of offline CPU".
+# PID 1 waits in open() of a fifo nobody writes, a builtin-only wait.
 poweroff_now() {
 	sync
+	[ -p /run/never ] || mkfifo /run/never 2>/dev/null
 	echo o >/proc/sysrq-trigger
-	while :; do sleep 60; done
+	while :; do
+		if [ -p /run/never ]; then read -r _ </run/never; else sleep 60; fi
+	done
 }
 
 mount -t proc proc /proc
@@ -33,6 +40,7 @@ for arg in $(cat /proc/cmdline); do
 done
 
 mount -t tmpfs -o mode=755 tmpfs /run
+mkfifo /run/never	# poweroff_now's wait
 # /tmp becomes a tmpfs; a repository checked out below the host's /tmp
 # stays visible by binding it back from the host copy.
 mkdir -p /run/host-tmp
@@ -70,7 +78,8 @@ if [ "$vmshell" = 1 ]; then
 else
 	/bin/bash "$OUT/job.sh" </dev/null >/dev/ttyS0 2>&1
 	echo $? >"$OUT/status.tmp"
-	dmesg >"$OUT/dmesg" 2>/dev/null
+	# raw: the host-side check needs each line's level
+	dmesg -r >"$OUT/dmesg" 2>/dev/null
 	mv "$OUT/status.tmp" "$OUT/status"
 fi
 poweroff_now

@@ -4,6 +4,10 @@
 # read-write output folder shared at the same path, runs one command as the
 # guest's job and returns its exit status.  Keeps the console log, kills a
 # guest that outlives the timeout (exit 124) and shows the console tail.
+# After every boot it checks the kernel log from the host side
+# (scripts/kernel-log-check.sh: splats, unasked sched_ext errors, a
+# wrapped log), writes the result to kernel-log.tap and fails a job that
+# passed if the log has a finding.
 # Limits: x86_64 host and guest only; the guest sees the host's files as they
 # are (read-only), so install software on the host.
 set -uo pipefail
@@ -31,17 +35,21 @@ One argument is run as a shell command line; several are run as argv.
   -P          pin vCPU i's host thread to host CPU i mod the host's CPUs
               (QEMU names its threads for it); written to DIR/pinning
   -q          do not stream the console to stdout (it is still logged)
+  -x DIR      a test folder whose '# kernel-log-expect:' headers name
+              kernel messages its tests provoke on purpose (repeatable)
   -s          interactive shell instead of a job (exit powers off)
   -h          this help
-Files in the output folder: console.log, dmesg, status, qemu-cmdline, timing.
-Exit status: the job's, 124 on timeout, 125 if the guest died without one.
+Files in the output folder: console.log, dmesg (raw, dmesg -r), status,
+qemu-cmdline, timing, kernel-log.tap.
+Exit status: the job's (1 if it was 0 but the kernel log has a splat or an
+unasked sched_ext error), 124 on timeout, 125 if the guest died without one.
 USAGE
 }
 
 cpus=2 threads=1 mem=2048 timeout=600 out=$BUILD/vm/out accel=auto
 kernel=${KIMAGE:-$BUILD/kbuild/arch/x86/boot/bzImage}
-quiet=0 shell=0 extra_append= envs=() pin=0
-while getopts "c:t:m:T:o:k:a:e:A:Pqsh" opt; do
+quiet=0 shell=0 extra_append= envs=() pin=0 xdirs=()
+while getopts "c:t:m:T:o:k:a:e:A:x:Pqsh" opt; do
 	case $opt in
 	c) cpus=$OPTARG ;;
 	t) threads=$OPTARG ;;
@@ -52,6 +60,7 @@ while getopts "c:t:m:T:o:k:a:e:A:Pqsh" opt; do
 	a) accel=$OPTARG ;;
 	e) envs+=("$OPTARG") ;;
 	A) extra_append="$extra_append $OPTARG" ;;
+	x) xdirs+=(-s "$OPTARG") ;;
 	P) pin=1 ;;
 	q) quiet=1 ;;
 	s) shell=1 ;;
@@ -77,7 +86,7 @@ if [ ! -f "$initrd" ] || [ "$ROOT/vm/initramfs-init" -nt "$initrd" ] ||
 fi
 mkdir -p "$out" || err "cannot create $out"
 out=$(cd "$out" && pwd)
-rm -f "$out/status" "$out/console.log" "$out/dmesg" "$out/timing" "$out/job.sh" "$out/pinning"
+rm -f "$out/status" "$out/console.log" "$out/dmesg" "$out/timing" "$out/job.sh" "$out/pinning" "$out/kernel-log.tap"
 
 # The job: cd to the caller's directory, export -e variables, run COMMAND.
 {
@@ -110,7 +119,9 @@ else
 	accel_args=(-accel tcg,thread=multi -cpu Skylake-Server)
 fi
 
-append="console=ttyS0 panic=-1 loglevel=5"
+# a 16 MiB log does not wrap in a whole suite (the check would see it);
+# every run-suite marker written to /dev/kmsg is kept (no rate limit)
+append="console=ttyS0 panic=-1 loglevel=5 log_buf_len=16M printk.devkmsg=on"
 append="$append vminit=$ROOT/vm/guest-init.sh vmout=$out vmroot=$ROOT vmcwd=$PWD vmshell=$shell$extra_append"
 cmd=(qemu-system-x86_64 "${accel_args[@]}"
 	-smp "cpus=$cpus,sockets=1,cores=$((cpus / threads)),threads=$threads"
@@ -134,6 +145,12 @@ if [ $shell = 1 ]; then
 	echo "run-qemu: interactive shell ($accel, $cpus vCPUs); 'exit' powers off, Ctrl-a x kills" >&2
 	exec "${cmd[@]}"
 fi
+
+# check_log: the kernel log of the boot, from the host (see the header)
+check_log() {
+	"$ROOT/scripts/kernel-log-check.sh" "${xdirs[@]}" -d "$out/dmesg" \
+		-n "$(basename "$out")" "$out/console.log" >"$out/kernel-log.tap" 2>&1
+}
 
 start=$(date +%s.%N)
 "${cmd[@]}" </dev/null >"$out/qemu.stderr" 2>&1 &
@@ -184,6 +201,7 @@ while kill -0 $qpid 2>/dev/null; do
 		[ -n "$tailpid" ] && kill $tailpid 2>/dev/null
 		echo "run-qemu: TIMEOUT: guest killed after ${timeout}s; console tail:" >&2
 		tail -n 25 "$out/console.log" | sed 's/^/  | /' >&2
+		check_log || sed 's/^/run-qemu: /' "$out/kernel-log.tap" >&2
 		exit 124
 	fi
 	sleep 0.2
@@ -195,6 +213,12 @@ if [ ! -f "$out/status" ]; then
 	echo "run-qemu: guest stopped without a job status (qemu exit $qrc); console tail:" >&2
 	tail -n 25 "$out/console.log" | sed 's/^/  | /' >&2
 	grep -v "TCG doesn't support requested feature" "$out/qemu.stderr" >&2
+	check_log || sed 's/^/run-qemu: /' "$out/kernel-log.tap" >&2
 	exit 125
 fi
-exit "$(cat "$out/status")"
+status=$(cat "$out/status")
+if ! check_log; then
+	sed 's/^/run-qemu: /' "$out/kernel-log.tap" >&2
+	[ "$status" = 0 ] && status=1
+fi
+exit "$status"

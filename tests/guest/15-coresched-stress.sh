@@ -1,6 +1,8 @@
 #!/bin/bash
+# tier: full - 75 s of cookie churn under qmap and CFS: catches races 14-coresched's steady load cannot, at a cost the quick tier cannot pay
 # timeout: 240
 # tap: yes
+# plan: 1
 # Core scheduling stress under each scheduler of $SCHEDS: coresched-hogs -S
 # (3 cookie groups of pinned hogs, sleep/wake loops, fork/exit churn, and
 # switchers moving cookies with PR_SCHED_CORE_SHARE_TO/SHARE_FROM) for 60 s
@@ -41,9 +43,10 @@ cpulist=${cpulist#,}
 }
 
 stress() {	# SCHED
-	local s=$1 dur=${STRESS_S:-60} hpid rc i lines new bad=0 cmd
+	local s=$1 dur=${STRESS_S:-60} hpid rc i mark new bad=0 cmd
 	[ "$s" = cfs ] && dur=${CFS_STRESS_S:-15}
-	lines=$(dmesg | wc -l)
+	mark=$(kmsg_mark "coresched-stress $s") ||
+		{ echo "# FAIL $s: cannot write to the kernel log"; return 1; }
 	cmd=$(sched_cmd "$s") && sched_start "$LOG/$s.loader" $cmd ||
 		{ echo "# FAIL $s: did not start"; return 1; }
 	"$HOGS" -S -t "$dur" -c "$cpulist" >"$LOG/$s.hogs" 2>&1 &
@@ -74,7 +77,8 @@ stress() {	# SCHED
 	3) echo "# core scheduling unavailable"; return 3 ;;
 	*) echo "# FAIL $s: coresched-hogs -S exited $rc"; bad=1 ;;
 	esac
-	new=$(dmesg | tail -n +$((lines + 1)))
+	new=$(kmsg_since "$mark") ||
+		{ echo "# FAIL $s: the kernel log of the stress is gone (wrapped)"; bad=1; }
 	if echo "$new" | grep -qE "$SPLATS"; then
 		echo "$new" | grep -E -A 10 "$SPLATS" | head -n 40 | sed 's/^/#   /'
 		echo "# FAIL $s: kernel log: $(echo "$new" | grep -E -m1 "$SPLATS")"
