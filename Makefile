@@ -31,9 +31,9 @@ DEB_PKGS := linux-source-6.1 build-essential bc bison flex libssl-dev \
 	libelf-dev zlib1g-dev dwarves cpio xz-utils kmod rsync git ccache \
 	qemu-system-x86 busybox-static clang-16 llvm-16 bpftool libbpf-dev \
 	cgroup-tools apache2 wrk stress-ng linux-perf gnuplot-nox iproute2 procps \
-	rt-tests
+	rt-tests python3 systemd util-linux
 
-.PHONY: all help deps kernel kernel-force bpf scx test vm-shell export-patches check-patches selftest-repeat soak-hotplug clean distclean
+.PHONY: all help deps kernel kernel-force bpf scx test test-full vm-shell export-patches check-patches selftest-repeat soak-hotplug clean distclean
 all: kernel bpf
 
 help:
@@ -45,7 +45,8 @@ help:
 	@echo "make flatcg          build the flatcg scheduler (build/flatcg/flatcg)"
 	@echo "make pair            build the pair scheduler (build/pair/pair)"
 	@echo "make install         install flatcg and pair with their systemd units (DESTDIR=, PREFIX=/usr/local)"
-	@echo "make test            deps + kernel + bpf, host tests, guest suite in QEMU"
+	@echo "make test            deps + kernel + bpf, the quick tier of the host and guest suites (CI)"
+	@echo "make test-full       the same with every test: long stress, soak, bench self-check"
 	@echo "make bench [QUICK=1] run the benchmark scenarios, write results/"
 	@echo "make vm-shell        interactive shell in the guest (exit powers off)"
 	@echo "make export-patches  turn build/linux commits into kernel-patches/"
@@ -149,8 +150,13 @@ install: install-flatcg install-pair
 TEST_DEPS :=
 -include bench/bench.mk
 
+# make test: the quick tier (what CI runs); make test-full: every test,
+# with the long stress, soak and bench self-check cases
 test: deps kernel bpf $(TEST_DEPS)
-	$(Q)scripts/test.sh
+	$(Q)TIER=quick scripts/test.sh
+
+test-full: deps kernel bpf $(TEST_DEPS)
+	$(Q)TIER=full scripts/test.sh
 
 vm-shell: kernel
 	$(Q)vm/run-qemu.sh -s $(VMFLAGS)

@@ -1,6 +1,8 @@
 #!/bin/bash
+# tier: quick - the only boot with nohz_full: scx_central's tickless CPUs
 # timeout: 150
 # tap: yes
+# plan: 6
 # For a guest of 4 vCPUs booted with nohz_full=1-3: under scx_central the
 # CPUs other than the central one (0) run their tasks with SCX_SLICE_INF
 # and must stop their ticks, while its BPF timer still time-slices them.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: quick - a base fact every later guest test needs, checked on its own so its failure names it (seconds)
 # The running kernel is the one built from the series: /proc/version equals
 # the banner of the built vmlinux (passed by the host as EXPECT_BANNER) and
 # the release carries the project's -scx suffix.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: quick - a base fact every later guest test needs, checked on its own so its failure names it (seconds)
 # The kernel exposes its BTF (needed by every BPF scheduler) and it parses.
 f=/sys/kernel/btf/vmlinux
 [ -r $f ] || { echo "$f missing"; exit 1; }

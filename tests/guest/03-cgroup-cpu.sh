@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: quick - a base fact every later guest test needs, checked on its own so its failure names it (seconds)
 # cgroup v2 cpu controller: it can be enabled for children, a child gets a
 # writable cpu.weight, and a process can be moved into the child.
 set -e

@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: quick - a base fact every later guest test needs, checked on its own so its failure names it (seconds)
 # SMT topology: with SMT_THREADS=2 (vm/run-qemu.sh -t 2) every CPU's
 # thread_siblings_list names exactly two CPUs, itself included, and the
 # relation is symmetric; with 1 every CPU is alone.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: quick - a base fact every later guest test needs, checked on its own so its failure names it (seconds)
 # BPF toolchain end to end: a tp_btf/sched_switch program built with clang-16
 # against this kernel's vmlinux.h, skeleton by bpftool, linked with libbpf,
 # loads, attaches and sees this process being switched out.

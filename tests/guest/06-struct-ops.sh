@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: quick - a base fact every later guest test needs, checked on its own so its failure names it (seconds)
 # struct_ops (which sched_ext is built on) works: the program type is
 # available (it needs BPF_JIT, which Kconfig drops silently in 6.1 without
 # MODULES) and a struct_ops map (a TCP congestion control) loads, runs on a

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: quick - the example scheduler scx_central under real load
 # timeout: 180
 # scx_central (one CPU makes every scheduling decision, the others run with
 # infinite slices and a BPF timer preempts them) schedules real work:

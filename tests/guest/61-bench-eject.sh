@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: quick - the bench marks ejected runs and keeps them out of the stats
 # 61-bench-eject.sh - guest test: the guest driver marks runs whose
 # scheduler was ejected ("ejected") or never became ready
 # ("sched-start-failed"), alternates the variants A B A B, and stats.c

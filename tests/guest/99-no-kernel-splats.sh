@@ -1,4 +1,5 @@
 #!/bin/sh
+# tier: quick - the guest's own view of its kernel log, beside the host's check (seconds)
 # Runs last: the kernel log of this boot has no WARN, BUG, lockdep report,
 # RCU stall or hung-task report.
 . "$(dirname "$(readlink -f "$0")")/splats.sh"

@@ -9,6 +9,11 @@
 # Limits: needs /proc/PID/sched (CONFIG_SCHED_DEBUG); all waits are bounded.
 SCX_BUILD=${SCX_BUILD:-build/scx}
 
+# in_tier CASE "QUICK-CASES": CASE runs in this tier ($TEST_TIER from
+# tests/run-suite.sh): the full tier runs every case, the quick one those
+# listed; the test's `# plan:` line counts the same lists
+in_tier() { [ "${TEST_TIER:-quick}" = full ] || [[ " $2 " == *" $1 "* ]]; }
+
 # cpu_set_online CPU 0|1 SECONDS: write CPU's online file from a child and
 # wait at most SECONDS for it.  A write stuck in the kernel cannot be
 # killed (timeout would wait for it forever): it is left behind and its
@@ -118,4 +123,46 @@ sched_proof() {
 	awk -v a="$s1" -v b="$s2" 'BEGIN { exit !(b > a) }' || { echo "loop did not run while attached"; return 1; }
 	[ "$v1" = "$v2" ] || { echo "vruntime moved while attached: the loop ran on CFS"; return 1; }
 	awk -v a="$v3" -v b="$v4" 'BEGIN { exit !(b != a) }' || { echo "loop not back on CFS after the exit"; return 1; }
+}
+
+# nice_split LOG NICE-A NICE-B CMD...: 4 busy loops at NICE-A and 4 at
+# NICE-B, unpinned, under the scheduler CMD (none: CFS); sets PCT to the A
+# loops' share of the two groups' CPU time over 4 s (se.sum_exec_runtime),
+# after 1 s to settle.  1 if the scheduler did not start or stay.
+nice_split() {
+	local log=$1 na=$2 nb=$3 a=() b=() i sa0 sb0 sa1 sb1
+	shift 3
+	for i in 1 2 3 4; do
+		nice -n "$na" sh -c 'while :; do :; done' &
+		a+=($!)
+		nice -n "$nb" sh -c 'while :; do :; done' &
+		b+=($!)
+	done
+	if ! sched_start "$log" "$@"; then
+		kill "${a[@]}" "${b[@]}"; wait "${a[@]}" "${b[@]}" 2>/dev/null
+		return 1
+	fi
+	sleep 1
+	sa0=$(_run_ms "${a[@]}") sb0=$(_run_ms "${b[@]}")
+	sleep 4
+	sa1=$(_run_ms "${a[@]}") sb1=$(_run_ms "${b[@]}")
+	i=0
+	sched_alive "nice split" || i=1
+	[ $i = 0 ] && { sched_stop "$log" || i=1; }
+	[ $i = 0 ] || sched_stop "$log" >/dev/null
+	kill "${a[@]}" "${b[@]}"
+	wait "${a[@]}" "${b[@]}" 2>/dev/null
+	PCT=$(awk -v a=$((sa1 - sa0)) -v b=$((sb1 - sb0)) \
+		'BEGIN { printf "%.1f", (a + b > 0) ? 100 * a / (a + b) : 0 }')
+	echo "# nice $na loops $((sa1 - sa0)) ms, nice $nb loops $((sb1 - sb0)) ms: $PCT%"
+	return $i
+}
+# _run_ms PID...: their se.sum_exec_runtime summed, in whole ms
+_run_ms() {
+	local p t=0 v
+	for p in "$@"; do
+		v=$(sched_field "$p" se.sum_exec_runtime)
+		t=$((t + ${v%.*}))
+	done
+	echo $t
 }

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: quick - the config trap that drops BPF_JIT silently; nothing else checks the config step refuses it (seconds)
 # The config step refuses a fragment whose options Kconfig drops: in 6.1
 # BPF_JIT depends on MODULES, so asking for BPF_JIT=y with MODULES=n must
 # fail and name BPF_JIT (the trap that silently removes struct_ops).

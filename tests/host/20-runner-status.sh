@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: quick - every guest result rests on the QEMU runner's exit status and logs (one short boot)
 # vm/run-qemu.sh returns the guest job's exit status, keeps the console log
 # and the QEMU command line, and passes -e variables to the job.
 # timeout: 120

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: quick - pair's command line and make install; the guest tests use neither path (seconds)
 # 41-pair-cli.sh - host test of the pair loader's command line and of
 # `make install`: -h prints the usage and exits 0; bad options exit 2 with
 # a message naming the option; without root, or on a kernel without

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: quick - the statistics every benchmark claim rests on, on known inputs (seconds)
 # 60-bench-stats.sh - host test: bench/stats.c on known inputs (mean, sd,
 # median, t-based 95% CI, geometric-mean ratio with CI, the resolvable
 # effect and pairs needed, the ratio adjusted for a covariate, the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: quick - the scenario parser and its FILE:LINE errors (seconds)
 # 61-bench-scenario.sh - host test: the shipped bench scenarios parse (full
 # and quick) and pass their workload's checks; malformed scenarios are
 # refused with FILE:LINE messages (sched_args of other characters than

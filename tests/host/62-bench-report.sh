@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: quick - report.sh on a fixed raw.csv: what results/ summaries say (seconds)
 # 62-bench-report.sh - host test: bench/report.sh turns a raw.csv into
 # summary.md (setup, per-variant tables, the declared comparison with CI,
 # resolvable effect and verdict, the same by Hodges-Lehmann and the sign

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: quick - configured shares from cpu.weight files (seconds)
 # 63-bench-shares.sh - host test: cg_shares (bench/lib/cgroup.sh) derives
 # the configured CPU share of each busy leaf from cpu.weight files, checked
 # on fake cgroup trees in a temp folder (CG points there; the real cgroup

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: quick - the overlap tool every SMT check uses, on a hand-made trace (seconds)
 # 64-overlap-map.sh - host test: tests/tools/overlap.sh groups tasks by a
 # TID map and follows their forks (-g, used by bench/lib/overlap.sh), on a
 # hand-made trace (tests/fixtures/overlap-fork.trace, one core = CPUs 0-1):

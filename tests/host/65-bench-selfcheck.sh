@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: full - every workload's plumbing end to end, ~11 min; the quick tier runs one web scenario (70-bench-smoke)
 # The bench harness end to end in quick mode (bench/selfcheck.sh): each
 # scenario it runs produces raw.csv, meta.txt, summary.md and PNG plots, and a
 # scenario with a broken cgroup config is refused before anything runs.

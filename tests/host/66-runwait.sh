@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: quick - the runnable-wait metric on a hand-made trace (seconds)
 # 66-runwait.sh - host test: tests/tools/runwait.sh (the runnable-wait
 # metric of bench/lib/overlap.sh's traced window) on a hand-made trace
 # (tests/fixtures/runwait.trace, CPUs 0-1, times in us after 100 s):

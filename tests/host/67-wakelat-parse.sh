@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: quick - the wakelat parser on a fixed histogram (seconds)
 # 67-wakelat-parse.sh - host test: the wakelat workload's parser of
 # cyclictest's -q -h output (lat_parse in bench/workloads/wakelat.sh) on a
 # hand-made histogram (tests/fixtures/cyclictest-hist.out: two threads,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: quick - bench -a merging rounds into a results folder (seconds)
 # 68-bench-append.sh - host test: bench/run.sh -a adds a new boot's rounds
 # to a results folder.  bench/lib/append.sh renumbers the new rounds and
 # runs after the old ones (raw.csv, runs.csv, windows.csv, progress),

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: quick - the host-speed probe and its rows (seconds)
 # 69-bench-hostspeed.sh - host test: bench/hostspeed (the host-speed probe:
 # help, refused options, the sample format, the -i stream, which stops
 # when its parent is gone) and hostspeed_rows (bench/lib/hostspeed.sh):

@@ -23,10 +23,8 @@ expect() {
 
 verify_unit() {
 	local out
-	if ! command -v systemd-analyze >/dev/null; then
-		echo "systemd-analyze missing: unit not verified"
-		return 0
-	fi
+	command -v systemd-analyze >/dev/null ||
+		{ bad "systemd-analyze missing (package systemd: make deps)"; return; }
 	out=$(systemd-analyze verify "$1" 2>&1) || { bad "systemd-analyze verify: $out"; return; }
 	[ -z "$out" ] || bad "systemd-analyze verify warns: $out"
 }
@@ -34,6 +32,8 @@ verify_unit() {
 expect_refusals() {
 	if command -v setpriv >/dev/null; then
 		expect 1 'must run as root' setpriv --reuid=65534 --regid=65534 --clear-groups "$1"
+	else
+		bad "setpriv missing (package util-linux: make deps)"
 	fi
 	if [ ! -e /sys/kernel/sched_ext/state ]; then
 		expect 1 'this kernel has no sched_ext' "$1"
