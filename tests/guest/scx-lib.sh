@@ -157,12 +157,12 @@ nice_split() {
 	echo "# nice $na loops $((sa1 - sa0)) ms, nice $nb loops $((sb1 - sb0)) ms: $PCT%"
 	return $i
 }
-# _run_ms PID...: their se.sum_exec_runtime summed, in whole ms
+# _run_ms PID...: their se.sum_exec_runtime summed, in whole ms; one
+# process reads them all, so that under load the samples of a group are
+# taken at nearly the same moment
 _run_ms() {
-	local p t=0 v
-	for p in "$@"; do
-		v=$(sched_field "$p" se.sum_exec_runtime)
-		t=$((t + ${v%.*}))
-	done
-	echo $t
+	local p files=()
+	for p in "$@"; do files+=("/proc/$p/sched"); done
+	awk -F: '$1 ~ /^se\.sum_exec_runtime */ { gsub(/ /, "", $2); s += $2 }
+		END { printf "%d\n", s }' "${files[@]}"
 }
