@@ -240,12 +240,16 @@ t_sleeper() {
 	hogs s1 4
 	s1=("${HOG_PIDS[@]}")
 	hogs s2 4
-	# sleeper_window: stop s1's hogs for 5 s, measure the 3 s after
+	# sleeper_window: stop s1's hogs for 5 s, measure the 3 s after. The
+	# window opens before they are woken: a burst of s1 also delays this
+	# shell, and a window opened after the kill would start after it.
 	sleeper_window() {
 		kill -STOP "${s1[@]}"
 		sleep 5
+		measure_start s1=s1 s2=s2 || return 1
 		kill -CONT "${s1[@]}"
-		measure 3 s1=s1 s2=s2
+		sleep 3
+		measure_end
 	}
 	sleep $SETTLE
 	sleeper_window

@@ -79,22 +79,36 @@ usage_into() {
 	fi
 }
 
-measure() {	# SECS NAME=SPEC...
-	local secs=$1 e k total=0
-	local -a names=() specs=() u0=() u1=()
-	shift
+# measure_start NAME=SPEC...: the usage of each SPEC now; measure_end then
+# sets PCT[NAME] to each one's part of their total since. measure SECS
+# NAME=SPEC... does both around a sleep.
+measure_start() {
+	local e k
+	M_NAMES=() M_SPECS=() M_U0=()
 	for e; do
-		names+=("${e%%=*}") specs+=("$(tr ',' ' ' <<<"${e#*=}")")
+		M_NAMES+=("${e%%=*}") M_SPECS+=("$(tr ',' ' ' <<<"${e#*=}")")
 		PCT[${e%%=*}]=nan
 	done
-	for k in "${!specs[@]}"; do usage_into "u0[$k]" "${specs[$k]}" || return 1; done
-	sleep "$secs"
-	for k in "${!specs[@]}"; do usage_into "u1[$k]" "${specs[$k]}" || return 1; done
-	for k in "${!specs[@]}"; do total=$((total + u1[k] - u0[k])); done
+	for k in "${!M_SPECS[@]}"; do usage_into "M_U0[$k]" "${M_SPECS[$k]}" || return 1; done
+}
+
+measure_end() {
+	local k total=0
+	local -a u1=()
+	for k in "${!M_SPECS[@]}"; do usage_into "u1[$k]" "${M_SPECS[$k]}" || return 1; done
+	for k in "${!M_SPECS[@]}"; do total=$((total + u1[k] - M_U0[k])); done
 	[ $total -gt 0 ] || { echo "# FAIL nothing ran during the window"; return 1; }
-	for k in "${!names[@]}"; do
-		PCT[${names[$k]}]=$(awk -v d=$((u1[k] - u0[k])) -v t=$total 'BEGIN { printf "%.1f", 100 * d / t }')
+	for k in "${!M_NAMES[@]}"; do
+		PCT[${M_NAMES[$k]}]=$(awk -v d=$((u1[k] - M_U0[k])) -v t=$total 'BEGIN { printf "%.1f", 100 * d / t }')
 	done
+}
+
+measure() {	# SECS NAME=SPEC...
+	local secs=$1
+	shift
+	measure_start "$@" || return 1
+	sleep "$secs"
+	measure_end
 }
 
 near() {	# NAME WANT TOL
