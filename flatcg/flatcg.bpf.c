@@ -281,10 +281,10 @@ void BPF_STRUCT_OPS(fcg_enqueue, struct task_struct *p, u64 enq_flags)
 	/*
 	 * Per-CPU kernel threads (ksoftirqd, per-CPU kworkers) can run on
 	 * their CPU only, where tasks pinned to it may lag far behind in
-	 * vtime and would keep them waiting for as long as they lag: seen as
-	 * an RCU stall in flatcg-affinity (softirqs deferred to a ksoftirqd
-	 * that did not run for 21 s). They go straight to their CPU's local
-	 * queue and wait at most the slice running there.
+	 * vtime and would keep them waiting for as long as they lag, and
+	 * what they defer (softirqs, RCU callbacks) with them. They go
+	 * straight to their CPU's local queue and wait at most the slice
+	 * running there.
 	 */
 	if ((p->flags & PF_KTHREAD) && p->nr_cpus_allowed == 1) {
 		stat_inc_idx(FCG_STAT_LOCAL);
@@ -417,10 +417,10 @@ void BPF_STRUCT_OPS(fcg_stopping, struct task_struct *p, bool runnable)
 	/*
 	 * The cgroup's vtime advances as one task's of share h would. It is
 	 * kept within FCG_LEAD_SLICES slices of vtime_now either way: an idle
-	 * cgroup banks no more credit, a busy one owes no more debt. One
-	 * sleeper budget was too narrow: a cgroup whose forking loops leave
-	 * gaps fell that far behind between its turns and lost its credit
-	 * (flatcg-fork: 62.3% for 66.7). Racy: a clamp may drop a concurrent
+	 * cgroup banks no more credit, a busy one owes no more debt. The
+	 * bound is wider than one sleeper budget: a cgroup whose tasks are
+	 * short-lived forks leaves gaps between its turns, and must keep the
+	 * credit it earned across them. Racy: a clamp may drop a concurrent
 	 * charge, but only of a cgroup that is at a bound anyway.
 	 */
 	vnow = READ_ONCE(vtime_now);

@@ -366,8 +366,8 @@ static u64 dom_cvtime(u32 slot)
  * domain): a domain that had nothing runnable comes back at most a batch
  * behind it (task_runnable()). Were it to follow only core switches, a
  * domain keeping a core alone would run far ahead of it and every domain
- * arriving after would come back that far behind (seen as a 44 s stall
- * of the root cgroup beside 200 new ones).
+ * arriving after would come back that far behind, and the domains already
+ * waiting would wait for all of that lead to be run off.
  */
 static void cvtime_advance(u32 owner, u32 queued)
 {
@@ -389,9 +389,9 @@ static void cvtime_advance(u32 owner, u32 queued)
  * Core time @ns the domain @slot owned a core, scaled by its weight. The
  * threads of a core charge at every decision, at least once a slice while
  * the owner runs: a longer gap is time nobody decided (both threads idle,
- * or a vCPU descheduled) and is charged as one batch at most. Charging
- * it all made one domain pay for seconds it did not run and, beside 200
- * others, wait a hundred times that long (the pair-many stall).
+ * or a vCPU descheduled) and is charged as one batch at most: a domain
+ * pays only for time it could have run, and beside N other domains one
+ * second charged too much costs it about N seconds of waiting.
  */
 static void dom_charge(u32 slot, u64 ns)
 {
