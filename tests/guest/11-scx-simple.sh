@@ -26,7 +26,7 @@ echo "weighted vtime (-v): nice 0 loops got $PCT% beside nice 5 (want $want +/- 
 v=$PCT
 nice_split "$TEST_LOG_DIR/scx_simple-nice.log" 0 5 "$bin" || exit 1
 echo "FIFO: nice 0 loops got $PCT% (want 50 +/- 5)"
-awk -v p="$v" -v w="$want" 'BEGIN { exit !(p >= w - 5 && p <= w + 5) }' ||
+pct_in "$v" $(awk -v w="$want" 'BEGIN { print w - 5, w + 5 }') ||
 	{ echo "FAIL: -v does not weight by nice"; exit 1; }
-awk -v p="$PCT" 'BEGIN { exit !(p >= 45 && p <= 55) }' ||
+pct_in "$PCT" 45 55 ||
 	{ echo "FAIL: FIFO mode splits by nice (the control)"; exit 1; }

@@ -34,7 +34,7 @@ grep '^queues' "$TEST_LOG_DIR/scx_qmap-order.log" | tail -n 1
 q=$PCT
 nice_split "$TEST_LOG_DIR/scx_simple-order.log" 0 15 "$SCX_BUILD/scx_simple" || exit 1
 echo "scx_simple (FIFO, the control): nice 0 loops got $PCT% (want 50 +/- 10)"
-awk -v p="$q" -v m="$QMAP_MIN" 'BEGIN { exit !(p >= m) }' ||
+pct_in "$q" "$QMAP_MIN" 100 ||
 	{ echo "FAIL: scx_qmap's queues do not order by weight"; exit 1; }
-awk -v p="$PCT" 'BEGIN { exit !(p >= 40 && p <= 60) }' ||
+pct_in "$PCT" 40 60 ||
 	{ echo "FAIL: the control is off: FIFO split $PCT%"; exit 1; }

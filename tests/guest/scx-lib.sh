@@ -125,6 +125,9 @@ sched_proof() {
 	awk -v a="$v3" -v b="$v4" 'BEGIN { exit !(b != a) }' || { echo "loop not back on CFS after the exit"; return 1; }
 }
 
+# pct_in P LO HI: the percentage P (decimals allowed) lies in [LO, HI]
+pct_in() { awk -v p="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(p >= lo && p <= hi) }'; }
+
 # nice_split LOG NICE-A NICE-B CMD...: 4 busy loops at NICE-A and 4 at
 # NICE-B, unpinned, under the scheduler CMD (none: CFS); sets PCT to the A
 # loops' share of the two groups' CPU time over 4 s (se.sum_exec_runtime),
