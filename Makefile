@@ -33,7 +33,7 @@ DEB_PKGS := linux-source-6.1 build-essential bc bison flex libssl-dev \
 	cgroup-tools apache2 wrk stress-ng linux-perf gnuplot-nox iproute2 procps \
 	rt-tests python3 systemd util-linux
 
-.PHONY: all help deps kernel kernel-force bpf scx test test-full vm-shell export-patches check-patches selftest-repeat soak-hotplug clean distclean
+.PHONY: all help deps kernel kernel-force bpf scx test test-full vm-shell export-patches check-patches selftest-repeat soak-hotplug soak-reload clean distclean
 all: kernel bpf
 
 help:
@@ -52,6 +52,7 @@ help:
 	@echo "make export-patches  turn build/linux commits into kernel-patches/"
 	@echo "make selftest-repeat T=\"NAME...\" [N=20]  run sched_ext selftests N times in one guest (flake check)"
 	@echo "make soak-hotplug [N=40]  CPU hotplug under pair N times in one guest (hang hunt, not in make test)"
+	@echo "make soak-reload [N=300]  scheduler unload/reload racing CPU hotplug N times in one guest (hang hunt)"
 	@echo "make check-patches [FROM=N]  checkpatch --strict every patch, build the series patch by patch (from patch N)"
 	@echo "make clean           remove build outputs but keep build/linux"
 	@echo "make distclean       remove build/ entirely"
@@ -89,8 +90,8 @@ kernel-force: $(STAMPS)/prepare
 selftest-repeat:
 	$(Q)scripts/selftest-repeat.sh $(if $(N),-n $(N)) $(T)
 
-soak-hotplug:
-	$(Q)scripts/soak-hotplug.sh $(if $(N),-n $(N))
+soak-hotplug soak-reload:
+	$(Q)scripts/soak.sh $(if $(N),-n $(N)) $(@:soak-%=%)
 
 check-patches: $(STAMPS)/prepare
 	$(Q)CHECK_FROM=$(FROM) scripts/check-patches.sh $(FRAGS)
