@@ -1,7 +1,7 @@
 #!/bin/bash
 # tier: quick - every selftest of the class: the only checks of most kernel paths
 # tap: yes
-# plan: 52
+# plan: 53
 # timeout: 1200
 # The selftests make schedulers fail on purpose and check each exit's kind
 # and message themselves: their error exits and the weight warning are
