@@ -127,7 +127,7 @@ $(BUILD)/tools/%: tests/tools/%.c
 	$(Q)$(CC) $(USER_CFLAGS) $< -o $@
 
 .SECONDARY:
-BPF_TARGETS := $(BPFOUT)/swcount $(BPFOUT)/tcpca $(BPFOUT)/swdelay
+BPF_TARGETS := $(BPFOUT)/swcount $(BPFOUT)/tcpca $(BPFOUT)/swdelay $(BPFOUT)/lockhold
 bpf: $(BPF_TARGETS) scx flatcg pair $(TOOLS)
 
 # sched_ext schedulers and selftests live in the kernel tree (the series adds
