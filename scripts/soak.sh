@@ -41,8 +41,11 @@ case $n$lim in *[!0-9]*) die "-n and -l take positive numbers" ;; esac
 [ "$n" -gt 0 ] && [ "$lim" -gt 0 ] || die "-n and -l take positive numbers"
 KIMAGE=${KIMAGE:-$KOBJ/arch/x86/boot/bzImage}
 [ -f "$KIMAGE" ] || die "no kernel image $KIMAGE: run 'make kernel'"
-[ -x "$BUILD/pair/pair" ] || die "$BUILD/pair/pair not built: run 'make bpf'"
-[ -x "$BUILD/scx/scx_simple" ] || die "$BUILD/scx/scx_simple not built: run 'make bpf'"
+# the hotplug soak runs pair, the reload soak scx_simple
+case $name in
+hotplug) [ -x "$BUILD/pair/pair" ] || die "$BUILD/pair/pair not built: run 'make bpf'" ;;
+reload) [ -x "$BUILD/scx/scx_simple" ] || die "$BUILD/scx/scx_simple not built: run 'make bpf'" ;;
+esac
 
 out=$BUILD/soak-$name
 rm -rf "$out"; mkdir -p "$out"

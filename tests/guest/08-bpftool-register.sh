@@ -9,11 +9,11 @@
 # kernel log has the scheduler's disable line naming the released map.
 # The selftest map_lifetime covers fds, forks and pins.
 . "$(dirname "$0")/splats.sh"
+. "$(dirname "$0")/../../bench/schedulers/scx.sh"
 obj=${SCX_BUILD:-build/scx}/selftests/map_lifetime.bpf.o
 msg='"map_lifetime" disabled (unregistered from user space): struct_ops map deleted, or its last fd or pin released'
 [ -f "$obj" ] || { echo "$obj not built"; exit 1; }
-state() { cat /sys/kernel/sched_ext/state; }
-[ "$(state)" = disabled ] || { echo "sched_ext is $(state) before the test"; exit 1; }
+[ "$(scx_state)" = disabled ] || { echo "sched_ext is $(scx_state) before the test"; exit 1; }
 
 mark=$(kmsg_mark bpftool-register) || exit 1
 out=$(timeout 30 bpftool struct_ops register "$obj" 2>&1)
@@ -22,10 +22,10 @@ echo "bpftool rc=$rc: $out"
 [ $rc = 0 ] && [[ $out == *"Registered sched_ext_ops map_lifetime_ops"* ]] ||
 	{ echo "FAIL bpftool did not register the scheduler"; exit 1; }
 for i in $(seq 50); do
-	[ "$(state)" = disabled ] && break
+	[ "$(scx_state)" = disabled ] && break
 	sleep 0.1
 done
-[ "$(state)" = disabled ] || { echo "FAIL sched_ext is $(state) 5 s after bpftool exited"; exit 1; }
+[ "$(scx_state)" = disabled ] || { echo "FAIL sched_ext is $(scx_state) 5 s after bpftool exited"; exit 1; }
 log=$(kmsg_since "$mark") || exit 1
 echo "$log" | grep 'sched_ext'
 n=$(echo "$log" | grep -cF "$msg")
