@@ -6,10 +6,10 @@
  * _raw_spin_unlock_irq() time each section from the lock call to the
  * unlock call, by thread: IRQs are off for all of it. It also counts the
  * task_rq_lock() calls of the holder inside each section: the tasks a walk
- * handled in it. Limits: locks taken
- * with other variants (irqsave, plain) are not seen; the maximum is updated
- * without atomics, so two sections ending at once on two CPUs may lose the
- * smaller one.
+ * handled in it.
+ * Limits: locks taken with other variants (irqsave, plain) are not seen;
+ * the maxima are updated without atomics, so two sections ending at once
+ * on two CPUs may lose the smaller one.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
