@@ -131,30 +131,30 @@ pct_in() { awk -v p="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(p >= lo && p <= h
 # nice_split LOG NICE-A NICE-B CMD...: 4 busy loops at NICE-A and 4 at
 # NICE-B, unpinned, under the scheduler CMD (none: CFS); sets PCT to the A
 # loops' share of the two groups' CPU time over 4 s (se.sum_exec_runtime),
-# after 1 s to settle.  1 if the scheduler did not start or stay.
+# after 1 s to settle.  1 if the scheduler did not start or stay.  The
+# scheduler is loaded before the loops start and stopped after they are
+# gone: under TCG, loading and verifying beside 8 busy loops takes tens of
+# seconds.
 nice_split() {
 	local log=$1 na=$2 nb=$3 a=() b=() i sa0 sb0 sa1 sb1
 	shift 3
+	sched_start "$log" "$@" || return 1
 	for i in 1 2 3 4; do
 		nice -n "$na" sh -c 'while :; do :; done' &
 		a+=($!)
 		nice -n "$nb" sh -c 'while :; do :; done' &
 		b+=($!)
 	done
-	if ! sched_start "$log" "$@"; then
-		kill "${a[@]}" "${b[@]}"; wait "${a[@]}" "${b[@]}" 2>/dev/null
-		return 1
-	fi
 	sleep 1
 	sa0=$(_run_ms "${a[@]}") sb0=$(_run_ms "${b[@]}")
 	sleep 4
 	sa1=$(_run_ms "${a[@]}") sb1=$(_run_ms "${b[@]}")
 	i=0
 	sched_alive "nice split" || i=1
-	[ $i = 0 ] && { sched_stop "$log" || i=1; }
-	[ $i = 0 ] || sched_stop "$log" >/dev/null
 	kill "${a[@]}" "${b[@]}"
 	wait "${a[@]}" "${b[@]}" 2>/dev/null
+	[ $i = 0 ] && { sched_stop "$log" || i=1; }
+	[ $i = 0 ] || sched_stop "$log" >/dev/null
 	PCT=$(awk -v a=$((sa1 - sa0)) -v b=$((sb1 - sb0)) \
 		'BEGIN { printf "%.1f", (a + b > 0) ? 100 * a / (a + b) : 0 }')
 	echo "# nice $na loops $((sa1 - sa0)) ms, nice $nb loops $((sb1 - sb0)) ms: $PCT%"
