@@ -111,7 +111,12 @@ for f in "${files[@]}"; do
 done
 
 # what this run would be measured on (meta.txt, the -a check)
-now_kcfg() { sha1sum "$BUILD/kbuild/.config" 2>/dev/null | cut -d' ' -f1; }
+# (the config beside the image vm/run-qemu.sh boots: KIMAGE, as make sets it
+# for DEBUG=1, or the normal build's)
+now_kcfg() {
+	local img=${KIMAGE:-$BUILD/kbuild/arch/x86/boot/bzImage}
+	sha1sum "${img%/arch/x86/boot/bzImage}/.config" 2>/dev/null | cut -d' ' -f1
+}
 now_series() { git -C "$BUILD/linux" rev-parse HEAD 2>/dev/null || echo unknown; }
 # the series' content: the same on any machine that applies the same
 # patches to the same linux-source (the commit ids carry the dates)

@@ -158,7 +158,8 @@ grep -q "kernel 'k1', the new run on 'k2'" <<<"$out" || bad "kernel refusal not 
 fake=$tmp/build
 mkdir -p "$fake/kbuild"
 echo 'CONFIG_OTHER=y' >"$fake/kbuild/.config"
-run() { BUILD=$fake STATS=$STATS "$ROOT/bench/run.sh" "$@" 2>&1; }
+# the fake build's kernel, as make exports KIMAGE for the real one
+run() { BUILD=$fake KIMAGE=$fake/kbuild/arch/x86/boot/bzImage STATS=$STATS "$ROOT/bench/run.sh" "$@" 2>&1; }
 out=$(run -a "$d") && bad "run.sh -a accepted another kernel build"
 grep -q 'kernel_config_sha1=k0, this run would have kernel_config_sha1=' <<<"$out" &&
 	grep -q 'not the same experiment (above); nothing was booted' <<<"$out" || bad "run.sh -a refusal: $out"
